@@ -1,0 +1,147 @@
+//! The session configuration (config.json): six string fields, the password kept unprintable.
+
+use serde::{Deserialize, Deserializer};
+use std::fmt;
+
+/// A finance-system password. It has no `Display`, its `Debug` is masked and it does not
+/// implement `Serialize`, so it cannot leak through a log line or a JSON response by accident.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    pub fn new(clear: impl Into<String>) -> Self {
+        Self(clear.into())
+    }
+
+    /// The clear text, for the two places that need it: encryption at rest and the login form.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() {
+            "Password(\"\")"
+        } else {
+            "Password(***)"
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Password {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(Self)
+    }
+}
+
+/// The six fields of a session's configuration.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct SessionConfig {
+    pub username: String,
+    pub password: Password,
+    pub default_name: String,
+    pub default_card_no: String,
+    pub default_person_id: String,
+    pub consumable_storage: String,
+}
+
+/// The configuration fields by wire name, for partial updates from request bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigField {
+    Username,
+    Password,
+    DefaultName,
+    DefaultCardNo,
+    DefaultPersonId,
+    ConsumableStorage,
+}
+
+impl ConfigField {
+    pub const ALL: [ConfigField; 6] = [
+        Self::Username,
+        Self::Password,
+        Self::DefaultName,
+        Self::DefaultCardNo,
+        Self::DefaultPersonId,
+        Self::ConsumableStorage,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Username => "username",
+            Self::Password => "password",
+            Self::DefaultName => "default_name",
+            Self::DefaultCardNo => "default_card_no",
+            Self::DefaultPersonId => "default_person_id",
+            Self::ConsumableStorage => "consumable_storage",
+        }
+    }
+}
+
+impl SessionConfig {
+    /// Sets one field from its string value.
+    pub fn set(&mut self, field: ConfigField, value: String) {
+        match field {
+            ConfigField::Username => self.username = value,
+            ConfigField::Password => self.password = Password::new(value),
+            ConfigField::DefaultName => self.default_name = value,
+            ConfigField::DefaultCardNo => self.default_card_no = value,
+            ConfigField::DefaultPersonId => self.default_person_id = value,
+            ConfigField::ConsumableStorage => self.consumable_storage = value,
+        }
+    }
+
+    /// The public view of the configuration: the six fields, password always "".
+    pub fn public_view(&self) -> serde_json::Value {
+        serde_json::json!({
+            "username": self.username,
+            "password": "",
+            "default_name": self.default_name,
+            "default_card_no": self.default_card_no,
+            "default_person_id": self.default_person_id,
+            "consumable_storage": self.consumable_storage,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_never_prints() {
+        let config = SessionConfig {
+            password: Password::new("hunter2"),
+            ..SessionConfig::default()
+        };
+        let debug = format!("{config:?}");
+        assert!(!debug.contains("hunter2"), "{debug}");
+        assert!(!config.public_view().to_string().contains("hunter2"));
+        assert_eq!(config.public_view()["password"], "");
+    }
+
+    #[test]
+    fn deserialises_partial_bodies() {
+        let config: SessionConfig =
+            serde_json::from_str(r#"{"username":"1001","password":"pw"}"#).unwrap();
+        assert_eq!(config.username, "1001");
+        assert_eq!(config.password.expose(), "pw");
+        assert_eq!(config.consumable_storage, "");
+    }
+
+    #[test]
+    fn set_by_field_name() {
+        let mut config = SessionConfig::default();
+        for field in ConfigField::ALL {
+            config.set(field, field.name().to_owned());
+        }
+        assert_eq!(config.default_card_no, "default_card_no");
+        assert_eq!(config.password.expose(), "password");
+    }
+}

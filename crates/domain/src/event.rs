@@ -1,0 +1,236 @@
+//! Every event of the interface, serde-tagged by `type`, plus the plain session.log line.
+
+use crate::AgentState;
+use serde::{Deserialize, Serialize};
+
+/// Status of a file in `file_progress`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileStatus {
+    Processing,
+    Done,
+    Cached,
+    Error,
+}
+
+/// Phase of an `llm_stream` event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlmPhase {
+    Start,
+    Reasoning,
+    Chunk,
+    End,
+    Error,
+}
+
+/// An event as written to the event logs and sent on the SSE stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    AgentStateChange {
+        state: AgentState,
+        round: u32,
+        attempt: u32,
+        message: String,
+    },
+    AgentReady {
+        round: u32,
+        message: String,
+    },
+    AgentRequestSupplement {
+        round: u32,
+        missing_fields: Vec<String>,
+        missing_materials: Vec<String>,
+        semantic_issues: Vec<String>,
+        suggestion: String,
+    },
+    AgentSupplementReceived {
+        files: Vec<String>,
+    },
+    AgentForceSubmit {
+        message: String,
+    },
+    AgentExtractStatus {
+        state: String,
+        round: u32,
+        attempt: u32,
+        message: String,
+    },
+    AgentError {
+        message: String,
+    },
+    AgentMaxRounds {
+        message: String,
+    },
+    FileProgress {
+        file: String,
+        status: FileStatus,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        summary: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    LlmStream {
+        phase: LlmPhase,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
+    /// A session.log line on the stream (our choice of fields, see docs/ARCHITECTURE.md).
+    Log(LogLine),
+    Done {
+        result: serde_json::Value,
+    },
+}
+
+/// One line of session.log: `TIME LEVEL MODULE: MESSAGE`, e.g.
+/// `2026-11-21T10:00:00.123Z INFO extractor: 3 invoices`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogLine {
+    pub time: String,
+    pub level: String,
+    pub module: String,
+    pub message: String,
+}
+
+impl LogLine {
+    /// Formats the line as written to session.log (newlines in the message are flattened so
+    /// one record stays one line).
+    pub fn to_line(&self) -> String {
+        let message = self.message.replace(['\r', '\n'], " ");
+        format!("{} {} {}: {}", self.time, self.level, self.module, message)
+    }
+
+    /// Parses a session.log line; a line of another shape becomes the message as it is.
+    pub fn parse(line: &str) -> Self {
+        let parsed = (|| {
+            let (time, rest) = line.split_once(' ')?;
+            let (level, rest) = rest.split_once(' ')?;
+            let (module, message) = rest.split_once(": ")?;
+            let plausible = time.len() >= 10
+                && time.as_bytes().first()?.is_ascii_digit()
+                && matches!(level, "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR")
+                && !module.is_empty()
+                && !module.contains(' ');
+            plausible.then(|| Self {
+                time: time.to_owned(),
+                level: level.to_owned(),
+                module: module.to_owned(),
+                message: message.to_owned(),
+            })
+        })();
+        parsed.unwrap_or_else(|| Self {
+            time: String::new(),
+            level: String::new(),
+            module: String::new(),
+            message: line.to_owned(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn events_are_tagged_by_type_with_interface_fields() {
+        let event = Event::AgentStateChange {
+            state: AgentState::Extracting,
+            round: 1,
+            attempt: 0,
+            message: "开始".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            json!({"type":"agent_state_change","state":"extracting","round":1,"attempt":0,"message":"开始"})
+        );
+        let progress = Event::FileProgress {
+            file: "a.pdf".into(),
+            status: FileStatus::Cached,
+            summary: None,
+            error: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&progress).unwrap(),
+            json!({"type":"file_progress","file":"a.pdf","status":"cached"})
+        );
+        let llm = Event::LlmStream {
+            phase: LlmPhase::Reasoning,
+            text: Some("…".into()),
+        };
+        assert_eq!(serde_json::to_value(&llm).unwrap()["phase"], "reasoning");
+    }
+
+    #[test]
+    fn every_event_round_trips() {
+        let events = vec![
+            Event::AgentReady {
+                round: 2,
+                message: "ok".into(),
+            },
+            Event::AgentRequestSupplement {
+                round: 1,
+                missing_fields: vec!["公务卡号".into()],
+                missing_materials: vec![],
+                semantic_issues: vec![],
+                suggestion: "请上传".into(),
+            },
+            Event::AgentSupplementReceived {
+                files: vec!["a.png".into()],
+            },
+            Event::AgentForceSubmit {
+                message: "m".into(),
+            },
+            Event::AgentExtractStatus {
+                state: "passed".into(),
+                round: 1,
+                attempt: 2,
+                message: "m".into(),
+            },
+            Event::AgentError {
+                message: "e".into(),
+            },
+            Event::AgentMaxRounds {
+                message: "e".into(),
+            },
+            Event::Log(LogLine::parse("2026-01-01T00:00:00Z INFO pipeline: hi")),
+            Event::Done {
+                result: json!({"ok": true}),
+            },
+        ];
+        for event in events {
+            let text = serde_json::to_string(&event).unwrap();
+            let back: Event = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, event, "{text}");
+        }
+    }
+
+    #[test]
+    fn log_line_round_trips_and_tolerates_other_shapes() {
+        let line = LogLine {
+            time: "2026-11-21T10:00:00.123Z".into(),
+            level: "INFO".into(),
+            module: "extractor".into(),
+            message: "共 3 张: 完成".into(),
+        };
+        assert_eq!(LogLine::parse(&line.to_line()), line);
+        let odd = LogLine::parse("just text: here");
+        assert_eq!(odd.message, "just text: here");
+        assert_eq!(odd.module, "");
+        let log = serde_json::to_value(Event::Log(line)).unwrap();
+        assert_eq!(log["type"], "log");
+        assert_eq!(log["module"], "extractor");
+    }
+
+    #[test]
+    fn log_line_flattens_newlines() {
+        let line = LogLine {
+            time: "t0000000000".into(),
+            level: "WARN".into(),
+            module: "m".into(),
+            message: "a\nb".into(),
+        };
+        assert!(!line.to_line().contains('\n'));
+    }
+}

@@ -1,0 +1,84 @@
+//! Kinds of uploaded files, decided by extension and confirmed by magic bytes.
+
+use serde::Serialize;
+
+/// The kind of an uploaded file, as listed by GET /api/files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileKind {
+    Pdf,
+    Image,
+}
+
+const IMAGE_EXTENSIONS: [&str; 5] = ["png", "jpg", "jpeg", "bmp", "webp"];
+
+impl FileKind {
+    /// The kind a file name's extension announces, if it is one we accept.
+    pub fn from_name(name: &str) -> Option<Self> {
+        let (_, extension) = name.rsplit_once('.')?;
+        let extension = extension.to_ascii_lowercase();
+        if extension == "pdf" {
+            Some(Self::Pdf)
+        } else if IMAGE_EXTENSIONS.contains(&extension.as_str()) {
+            Some(Self::Image)
+        } else {
+            None
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pdf => "pdf",
+            Self::Image => "image",
+        }
+    }
+}
+
+/// How many leading bytes `sniff_matches` wants to see.
+pub const SNIFF_LEN: usize = 1024;
+
+/// Whether the first bytes of a file fit its announced kind. A PDF must carry `%PDF-` within
+/// its first 1024 bytes (readers tolerate leading junk there); an image must be a PNG, JPEG,
+/// BMP or WebP, whichever of those its extension says, because phones often save one as the
+/// other.
+pub fn sniff_matches(kind: FileKind, head: &[u8]) -> bool {
+    match kind {
+        FileKind::Pdf => {
+            let window = &head[..head.len().min(SNIFF_LEN)];
+            window.windows(5).any(|w| w == b"%PDF-")
+        }
+        FileKind::Image => {
+            head.starts_with(b"\x89PNG\r\n\x1a\n")
+                || head.starts_with(&[0xff, 0xd8, 0xff])
+                || (head.starts_with(b"BM") && head.len() >= 26)
+                || (head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_from_extension_is_case_insensitive() {
+        assert_eq!(FileKind::from_name("发票.PDF"), Some(FileKind::Pdf));
+        assert_eq!(FileKind::from_name("a.JpEg"), Some(FileKind::Image));
+        assert_eq!(FileKind::from_name("a.webp"), Some(FileKind::Image));
+        assert_eq!(FileKind::from_name("a.exe"), None);
+        assert_eq!(FileKind::from_name("pdf"), None);
+    }
+
+    #[test]
+    fn magic_bytes_decide() {
+        assert!(sniff_matches(FileKind::Pdf, b"%PDF-1.7\n"));
+        assert!(sniff_matches(FileKind::Pdf, b"\xef\xbb\xbf junk %PDF-1.4"));
+        assert!(!sniff_matches(FileKind::Pdf, b"PK\x03\x04"));
+        assert!(!sniff_matches(FileKind::Pdf, b""));
+        assert!(sniff_matches(FileKind::Image, b"\x89PNG\r\n\x1a\n...."));
+        assert!(sniff_matches(FileKind::Image, &[0xff, 0xd8, 0xff, 0xe0]));
+        assert!(sniff_matches(FileKind::Image, b"RIFF\0\0\0\0WEBPVP8 "));
+        assert!(!sniff_matches(FileKind::Image, b"%PDF-1.7"));
+        assert!(!sniff_matches(FileKind::Image, b"BM"));
+    }
+}

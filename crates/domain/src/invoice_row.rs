@@ -1,0 +1,133 @@
+//! The 13-column invoice row of invoice_summary.csv, in the interface's order and names.
+
+use serde::{Deserialize, Serialize};
+
+/// Column names of the invoice table, in the order the interface fixes.
+pub const COLUMNS: [&str; 13] = [
+    "序号",
+    "发票号码",
+    "开票日期",
+    "项目名称",
+    "规格型号",
+    "价税合计",
+    "销售方名称",
+    "人员姓名",
+    "刷卡日期",
+    "公务卡号",
+    "刷卡金额",
+    "备注",
+    "工号",
+];
+
+/// One row of the invoice table. Every cell is a string and may be empty.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct InvoiceRow {
+    #[serde(rename = "序号")]
+    pub seq: String,
+    #[serde(rename = "发票号码")]
+    pub invoice_number: String,
+    #[serde(rename = "开票日期")]
+    pub invoice_date: String,
+    #[serde(rename = "项目名称")]
+    pub item_name: String,
+    #[serde(rename = "规格型号")]
+    pub spec: String,
+    #[serde(rename = "价税合计")]
+    pub total_with_tax: String,
+    #[serde(rename = "销售方名称")]
+    pub seller_name: String,
+    #[serde(rename = "人员姓名")]
+    pub person_name: String,
+    #[serde(rename = "刷卡日期")]
+    pub card_date: String,
+    #[serde(rename = "公务卡号")]
+    pub card_number: String,
+    #[serde(rename = "刷卡金额")]
+    pub card_amount: String,
+    #[serde(rename = "备注")]
+    pub remark: String,
+    #[serde(rename = "工号")]
+    pub employee_id: String,
+}
+
+impl InvoiceRow {
+    /// The cells in column order.
+    pub fn cells(&self) -> [&str; 13] {
+        [
+            &self.seq,
+            &self.invoice_number,
+            &self.invoice_date,
+            &self.item_name,
+            &self.spec,
+            &self.total_with_tax,
+            &self.seller_name,
+            &self.person_name,
+            &self.card_date,
+            &self.card_number,
+            &self.card_amount,
+            &self.remark,
+            &self.employee_id,
+        ]
+    }
+
+    /// Builds a row from a lookup by column name; absent columns stay empty.
+    pub fn from_lookup<'a>(mut cell: impl FnMut(&str) -> Option<&'a str>) -> Self {
+        let mut take = |name: &str| cell(name).unwrap_or_default().to_owned();
+        Self {
+            seq: take(COLUMNS[0]),
+            invoice_number: take(COLUMNS[1]),
+            invoice_date: take(COLUMNS[2]),
+            item_name: take(COLUMNS[3]),
+            spec: take(COLUMNS[4]),
+            total_with_tax: take(COLUMNS[5]),
+            seller_name: take(COLUMNS[6]),
+            person_name: take(COLUMNS[7]),
+            card_date: take(COLUMNS[8]),
+            card_number: take(COLUMNS[9]),
+            card_amount: take(COLUMNS[10]),
+            remark: take(COLUMNS[11]),
+            employee_id: take(COLUMNS[12]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialises_with_the_chinese_column_names_in_order() {
+        let row = InvoiceRow {
+            seq: "1".into(),
+            total_with_tax: "146.00".into(),
+            ..InvoiceRow::default()
+        };
+        let json = serde_json::to_value(&row).unwrap();
+        let keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut sorted_columns = COLUMNS.to_vec();
+        sorted_columns.sort_unstable();
+        let mut sorted_keys = keys.clone();
+        sorted_keys.sort_unstable();
+        assert_eq!(sorted_keys, sorted_columns);
+        assert_eq!(json["价税合计"], "146.00");
+    }
+
+    #[test]
+    fn cells_follow_column_order() {
+        let row = InvoiceRow::from_lookup(|name| COLUMNS.iter().find(|c| **c == name).copied());
+        assert_eq!(row.cells(), COLUMNS);
+    }
+
+    #[test]
+    fn lookup_leaves_missing_columns_empty() {
+        let row = InvoiceRow::from_lookup(|name| (name == "备注").then_some("x"));
+        assert_eq!(row.remark, "x");
+        assert_eq!(row.seq, "");
+    }
+}

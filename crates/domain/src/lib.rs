@@ -1,0 +1,19 @@
+//! The shared vocabulary of reimburse: pure data types and rules, no IO, no async.
+
+mod agent;
+mod config;
+mod event;
+mod file_kind;
+mod file_name;
+mod invoice_row;
+mod result;
+mod session_id;
+
+pub use agent::{AgentSessionState, AgentState, MAX_ROUNDS};
+pub use config::{ConfigField, Password, SessionConfig};
+pub use event::{Event, FileStatus, LlmPhase, LogLine};
+pub use file_kind::{FileKind, SNIFF_LEN, sniff_matches};
+pub use file_name::{FileNameError, numbered_name, sanitize_upload_name, validate_stored_name};
+pub use invoice_row::{COLUMNS, InvoiceRow};
+pub use result::{DocOutcome, FailureResult, ProcessResult, SubmitResult};
+pub use session_id::{SessionId, SessionIdError};

@@ -1,0 +1,161 @@
+//! The `result` objects carried by the SSE `done` event and written to result.json.
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// What happened to the outbound-stock document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DocOutcome {
+    /// Generated; `doc_url` is its download path.
+    Generated { doc_url: String },
+    /// Skipped because every invoice is a travel invoice.
+    Skipped { message: String },
+    /// Generation failed; the CSV may still have been produced.
+    Failed { error: String },
+}
+
+impl DocOutcome {
+    /// The interface's fields for this outcome: doc_ok, and doc_url / doc_skipped +
+    /// doc_message / doc_error.
+    pub fn fields(&self) -> Map<String, Value> {
+        let value = match self {
+            Self::Generated { doc_url } => json!({"doc_ok": true, "doc_url": doc_url}),
+            Self::Skipped { message } => {
+                json!({"doc_ok": null, "doc_skipped": true, "doc_message": message})
+            }
+            Self::Failed { error } => json!({"doc_ok": false, "doc_error": error}),
+        };
+        match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+}
+
+/// Result of POST /api/process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcessResult {
+    pub elapsed_secs: f64,
+    pub invoice_count: usize,
+    pub csv_url: String,
+    pub travel_count: usize,
+    pub general_count: usize,
+    pub doc: DocOutcome,
+    /// Further fields an issue adds (unmatched payments, duplicates, …).
+    pub extra: Map<String, Value>,
+}
+
+impl ProcessResult {
+    pub fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("ok".into(), Value::Bool(true));
+        map.insert(
+            "elapsed".into(),
+            Value::String(format_elapsed(self.elapsed_secs)),
+        );
+        map.insert("invoice_count".into(), json!(self.invoice_count));
+        map.insert("csv_url".into(), json!(self.csv_url));
+        map.insert("travel_count".into(), json!(self.travel_count));
+        map.insert("general_count".into(), json!(self.general_count));
+        map.extend(self.doc.fields());
+        for (key, value) in &self.extra {
+            map.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+        Value::Object(map)
+    }
+}
+
+/// Elapsed seconds as the interface writes them: a number with two decimals and `s`.
+pub fn format_elapsed(secs: f64) -> String {
+    format!("{secs:.2}s")
+}
+
+/// Result of a finance submission (submit-financial and force-submit).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SubmitResult {
+    pub ok: bool,
+    pub submit_ok: bool,
+    pub submit_error: Option<String>,
+}
+
+/// Result of any background job that failed: `ok=false` with `error`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FailureResult {
+    pub ok: bool,
+    pub error: String,
+}
+
+impl FailureResult {
+    pub fn new(error: impl Into<String>) -> Self {
+        Self {
+            ok: false,
+            error: error.into(),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({"ok": false, "error": self.error})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn process(doc: DocOutcome) -> Value {
+        ProcessResult {
+            elapsed_secs: 1.234,
+            invoice_count: 3,
+            csv_url: "/api/download/s/invoice_summary.csv".into(),
+            travel_count: 1,
+            general_count: 2,
+            doc,
+            extra: Map::new(),
+        }
+        .to_json()
+    }
+
+    #[test]
+    fn process_result_has_interface_fields() {
+        let json = process(DocOutcome::Generated {
+            doc_url: "/x.doc".into(),
+        });
+        assert_eq!(json["ok"], true);
+        assert_eq!(json["elapsed"], "1.23s");
+        assert_eq!(json["invoice_count"], 3);
+        assert_eq!(json["doc_ok"], true);
+        assert_eq!(json["doc_url"], "/x.doc");
+    }
+
+    #[test]
+    fn skipped_doc_is_null_with_flag() {
+        let json = process(DocOutcome::Skipped {
+            message: "全部为差旅发票".into(),
+        });
+        assert!(json["doc_ok"].is_null());
+        assert!(json.as_object().unwrap().contains_key("doc_ok"));
+        assert_eq!(json["doc_skipped"], true);
+        assert_eq!(json["doc_message"], "全部为差旅发票");
+    }
+
+    #[test]
+    fn failed_doc_carries_error() {
+        let json = process(DocOutcome::Failed {
+            error: "模板不存在".into(),
+        });
+        assert_eq!(json["doc_ok"], false);
+        assert_eq!(json["doc_error"], "模板不存在");
+    }
+
+    #[test]
+    fn submit_result_keeps_null_error() {
+        let json = serde_json::to_value(SubmitResult {
+            ok: true,
+            submit_ok: true,
+            submit_error: None,
+        })
+        .unwrap();
+        assert!(json["submit_error"].is_null());
+        assert_eq!(FailureResult::new("x").to_json()["ok"], false);
+    }
+}

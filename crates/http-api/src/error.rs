@@ -1,0 +1,125 @@
+//! The one place where errors become HTTP responses: status code and `{error: string}`.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use session_store::{JobStartError, StoreError};
+
+/// An error answered to a client. The message is user-facing text (Chinese, as the interface's
+/// own messages are); details that help an operator go to the tracing log instead.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("会话不存在")]
+    SessionNotFound,
+    #[error("文件不存在")]
+    FileNotFound,
+    #[error("未选择文件")]
+    NoFileChosen,
+    #[error("文件名不合法")]
+    BadFileName,
+    #[error("不支持的文件类型：{0}（仅支持 PDF 以及 PNG、JPG、JPEG、BMP、WEBP 图片）")]
+    UnsupportedType(String),
+    #[error("文件内容与扩展名不符：{0} 不是有效的{1}文件")]
+    ContentMismatch(String, &'static str),
+    #[error("文件为空")]
+    EmptyFile,
+    #[error("文件超过大小上限（{0} MiB）")]
+    TooLarge(u64),
+    #[error("没有可读取的发票表格，请先处理发票")]
+    NoTable,
+    #[error("读取表格失败：{0}")]
+    TableRead(String),
+    #[error("该会话已有任务正在运行，请等待其完成")]
+    Busy,
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("接口不存在")]
+    NoSuchEndpoint,
+    #[error("服务器内部错误")]
+    Internal(String),
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::SessionNotFound | Self::FileNotFound | Self::NoTable | Self::NoSuchEndpoint => {
+                StatusCode::NOT_FOUND
+            }
+            Self::NoFileChosen
+            | Self::BadFileName
+            | Self::UnsupportedType(_)
+            | Self::ContentMismatch(..)
+            | Self::EmptyFile
+            | Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Busy => StatusCode::CONFLICT,
+            Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let Self::Internal(detail) = self {
+            tracing::error!("internal error: {detail}");
+        }
+        HttpResponse::build(self.status_code()).json(serde_json::json!({"error": self.to_string()}))
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::SessionNotFound => Self::SessionNotFound,
+            StoreError::FileNotFound(_) => Self::FileNotFound,
+            StoreError::BadFileName(_) => Self::BadFileName,
+            StoreError::UnsupportedType(name) => Self::UnsupportedType(name),
+            StoreError::ContentMismatch(name) => {
+                let kind = if name.to_ascii_lowercase().ends_with(".pdf") {
+                    " PDF "
+                } else {
+                    "图片"
+                };
+                Self::ContentMismatch(name, kind)
+            }
+            StoreError::EmptyFile => Self::EmptyFile,
+            StoreError::TooLarge { limit } => Self::TooLarge(limit.div_ceil(1024 * 1024)),
+            StoreError::Csv { file, message } => Self::TableRead(format!("{file}: {message}")),
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<JobStartError> for ApiError {
+    fn from(error: JobStartError) -> Self {
+        match error {
+            JobStartError::Busy => Self::Busy,
+            JobStartError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(error: actix_web::error::BlockingError) -> Self {
+        Self::Internal(error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interface_messages_are_exact() {
+        assert_eq!(ApiError::NoFileChosen.to_string(), "未选择文件");
+        assert_eq!(ApiError::FileNotFound.to_string(), "文件不存在");
+        assert_eq!(ApiError::FileNotFound.status_code(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            ApiError::TooLarge(50).status_code(),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+
+    #[test]
+    fn internal_details_stay_out_of_the_body() {
+        let error = ApiError::Internal("/secret/path".into());
+        assert_eq!(error.to_string(), "服务器内部错误");
+    }
+}

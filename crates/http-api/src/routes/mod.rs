@@ -1,0 +1,31 @@
+//! Route table of the interface's endpoints.
+
+mod config;
+mod data;
+mod download;
+mod files;
+mod logs;
+mod save;
+mod session;
+mod upload;
+
+use actix_web::web;
+
+/// Registers every endpoint this crate serves.
+pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/api/session", web::post().to(session::create))
+        .route("/api/upload/{session_id}", web::post().to(upload::upload))
+        .route(
+            "/api/mobile-upload/{session_id}",
+            web::post().to(upload::upload),
+        )
+        .route("/api/files/{session_id}", web::get().to(files::list))
+        .route(
+            "/api/download/{session_id}/{filename}",
+            web::get().to(download::download),
+        )
+        .route("/api/config/{session_id}", web::get().to(config::read))
+        .route("/api/data/{session_id}", web::get().to(data::read))
+        .route("/api/save/{session_id}", web::post().to(save::save))
+        .route("/api/logs/{session_id}", web::get().to(logs::stream));
+}

@@ -1,0 +1,99 @@
+//! POST /api/save: write the edited rows back, in array order, then report the document.
+
+use crate::{ApiError, AppState};
+use actix_web::{HttpResponse, web};
+use domain::{DocOutcome, validate_stored_name};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use session_store::{CsvTable, SUMMARY_CSV};
+use std::collections::HashMap;
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct SaveRequest {
+    #[serde(default)]
+    csv_filename: String,
+    data: Vec<Map<String, Value>>,
+}
+
+/// Shown until the outbound-stock document generator lands (issue "The consumables
+/// outbound-stock document"): the table is saved, the document is honestly not produced.
+const DOC_NOT_BUILT: &str = "表格已保存；出库单自动生成功能尚未实现，未生成《易耗品、出库单.doc》";
+
+pub(crate) async fn save(
+    state: web::Data<AppState>,
+    session_id: web::Path<String>,
+    body: web::Json<SaveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let session = state.store.session(&session_id)?;
+    if state.jobs.is_busy(session.id()) {
+        return Err(ApiError::Busy);
+    }
+    let SaveRequest { csv_filename, data } = body.into_inner();
+    let rows = data
+        .iter()
+        .enumerate()
+        .map(|(index, row)| row_cells(index, row))
+        .collect::<Result<Vec<_>, _>>()?;
+    web::block(move || {
+        let file_name = if csv_filename.is_empty() {
+            session
+                .table_file_name()?
+                .unwrap_or_else(|| SUMMARY_CSV.to_owned())
+        } else {
+            csv_filename
+        };
+        if validate_stored_name(&file_name).is_err()
+            || !file_name.to_ascii_lowercase().ends_with(".csv")
+        {
+            return Err(ApiError::BadRequest(
+                "csv_filename 必须是本会话中的 .csv 文件名".into(),
+            ));
+        }
+        // Columns a user added by hand to the file survive an edit made in the page.
+        let extra = match session.read_table(&file_name) {
+            Ok(existing) => existing.extra_fields().to_vec(),
+            Err(_) => Vec::new(),
+        };
+        let table = CsvTable::from_keyed_rows(&file_name, &extra, &rows);
+        session.write_table(&table)?;
+        let _ = session.log(
+            "INFO",
+            "pipeline",
+            &format!("已保存 {file_name}（{} 行）", rows.len()),
+        );
+        Ok::<_, ApiError>(())
+    })
+    .await??;
+    let doc = DocOutcome::Failed {
+        error: DOC_NOT_BUILT.to_owned(),
+    };
+    let mut response = Map::new();
+    response.insert("ok".into(), Value::Bool(true));
+    response.extend(doc.fields());
+    Ok(HttpResponse::Ok().json(Value::Object(response)))
+}
+
+/// A row's cells as strings. Numbers and booleans are taken as their text and null as "", so a
+/// client that sends `1` for 序号 is not refused; nested values are refused.
+fn row_cells(index: usize, row: &Map<String, Value>) -> Result<HashMap<String, String>, ApiError> {
+    let mut cells = HashMap::new();
+    for (key, value) in row {
+        if key == "__row" {
+            continue;
+        }
+        let text = match value {
+            Value::String(text) => text.clone(),
+            Value::Null => String::new(),
+            Value::Number(number) => number.to_string(),
+            Value::Bool(flag) => flag.to_string(),
+            Value::Array(_) | Value::Object(_) => {
+                return Err(ApiError::BadRequest(format!(
+                    "第 {} 行的「{key}」必须是字符串",
+                    index + 1
+                )));
+            }
+        };
+        cells.insert(key.clone(), text);
+    }
+    Ok(cells)
+}

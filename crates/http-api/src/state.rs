@@ -1,0 +1,29 @@
+//! What every handler shares: the store, the job runner, the defaults and the SSE watcher.
+
+use crate::sse::{SseSettings, WatchHub};
+use domain::SessionConfig;
+use session_store::{JobRunner, Store};
+use std::sync::Arc;
+
+/// Application state, cheap to clone into each worker.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub jobs: JobRunner,
+    /// The project-wide configuration GET /api/config falls back to.
+    pub defaults: Arc<SessionConfig>,
+    pub sse: SseSettings,
+    pub(crate) hub: WatchHub,
+}
+
+impl AppState {
+    pub fn new(store: Store, defaults: SessionConfig, sse: SseSettings) -> Self {
+        Self {
+            store,
+            jobs: JobRunner::new(),
+            defaults: Arc::new(defaults),
+            sse,
+            hub: WatchHub::new(),
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Test harness: the real server on 127.0.0.1:0, an HTTP client, and an SSE reader.
+
+#![allow(
+    dead_code,
+    reason = "each test binary uses a different part of the harness"
+)]
+
+use domain::SessionConfig;
+use futures_util::StreamExt;
+use http_api::{AppState, SseSettings};
+use reqwest::multipart::{Form, Part};
+use session_store::{Session, Store, StoreOptions};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub state: AppState,
+    pub data_dir: tempfile::TempDir,
+}
+
+pub struct Options {
+    pub max_upload_bytes: u64,
+    pub defaults: SessionConfig,
+    pub sse: SseSettings,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            max_upload_bytes: StoreOptions::default().max_upload_bytes,
+            defaults: SessionConfig::default(),
+            sse: SseSettings::default(),
+        }
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(Options::default()).await
+}
+
+pub async fn spawn_app_with(options: Options) -> TestApp {
+    let data_dir = tempfile::tempdir().unwrap();
+    let store = Store::open(
+        data_dir.path(),
+        StoreOptions {
+            max_upload_bytes: options.max_upload_bytes,
+        },
+    )
+    .unwrap();
+    let state = AppState::new(store, options.defaults, options.sse);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = http_api::serve(listener, state.clone(), Some(2)).unwrap();
+    tokio::spawn(server);
+    TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        client: reqwest::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .unwrap(),
+        state,
+        data_dir,
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn create_session(&self) -> String {
+        let response = self
+            .client
+            .post(self.url("/api/session"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let body: serde_json::Value = response.json().await.unwrap();
+        body["session_id"].as_str().unwrap().to_owned()
+    }
+
+    pub fn session(&self, id: &str) -> Session {
+        self.state.store.session(id).unwrap()
+    }
+
+    pub fn session_dir(&self, id: &str) -> PathBuf {
+        self.data_dir.path().join("sessions").join(id)
+    }
+
+    /// Posts one `file` part to /api/upload (or /api/mobile-upload).
+    pub async fn upload_to(
+        &self,
+        endpoint: &str,
+        id: &str,
+        name: &str,
+        bytes: Vec<u8>,
+    ) -> reqwest::Response {
+        let form = Form::new().part("file", Part::bytes(bytes).file_name(name.to_owned()));
+        self.client
+            .post(self.url(&format!("/api/{endpoint}/{id}")))
+            .multipart(form)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn upload(&self, id: &str, name: &str, bytes: Vec<u8>) -> reqwest::Response {
+        self.upload_to("upload", id, name, bytes).await
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    /// Opens the SSE stream as a browser's EventSource would.
+    pub async fn open_stream(&self, id: &str, last_event_id: Option<&str>) -> SseReader {
+        let mut request = self
+            .client
+            .get(self.url(&format!("/api/logs/{id}")))
+            .header("Accept", "text/event-stream");
+        if let Some(last) = last_event_id {
+            request = request.header("Last-Event-ID", last);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/event-stream"),
+            "{:?}",
+            response.headers()
+        );
+        SseReader {
+            body: Box::pin(response.bytes_stream()),
+            buffer: Vec::new(),
+        }
+    }
+}
+
+/// An SSE event as a client sees it.
+#[derive(Debug, Clone)]
+pub struct SseEvent {
+    pub id: Option<String>,
+    pub data: serde_json::Value,
+}
+
+pub struct SseReader {
+    body: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Send>>,
+    /// Raw bytes: a network chunk may end inside a UTF-8 character.
+    buffer: Vec<u8>,
+}
+
+impl SseReader {
+    /// The next event with data, per the SSE parsing rules: frames end at a blank line; `:`
+    /// lines are comments; `data:` lines are joined. `None` when the server closed the stream.
+    pub async fn next_event(&mut self) -> Option<SseEvent> {
+        loop {
+            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
+                let frame: Vec<u8> = self.buffer.drain(..end + 2).collect();
+                let frame = String::from_utf8(frame).expect("frames are UTF-8");
+                let mut id = None;
+                let mut data = Vec::new();
+                for line in frame.lines() {
+                    if let Some(value) = line.strip_prefix("data:") {
+                        data.push(value.strip_prefix(' ').unwrap_or(value).to_owned());
+                    } else if let Some(value) = line.strip_prefix("id:") {
+                        id = Some(value.trim().to_owned());
+                    }
+                }
+                if data.is_empty() {
+                    continue;
+                }
+                let data = serde_json::from_str(&data.join("\n")).expect("every data line is JSON");
+                return Some(SseEvent { id, data });
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(20), self.body.next())
+                .await
+                .expect("an SSE frame within 20 s")?;
+            self.buffer.extend_from_slice(&chunk.unwrap());
+        }
+    }
+
+    /// Reads events until the stream closes; panics if it does not end within 20 s.
+    pub async fn collect_until_closed(&mut self) -> Vec<SseEvent> {
+        let mut events = Vec::new();
+        while let Some(event) = self.next_event().await {
+            events.push(event);
+        }
+        events
+    }
+}
+
+/// A small but real PDF file.
+pub fn tiny_pdf() -> Vec<u8> {
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n".to_vec()
+}
+
+/// The first bytes of a PNG (enough for the magic-byte check).
+pub fn tiny_png() -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.extend_from_slice(&[0u8; 64]);
+    bytes
+}
+
+/// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
+pub fn noise(len: usize, mut seed: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        out.extend_from_slice(&seed.to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}

@@ -1,0 +1,47 @@
+//! Command-line interface: flags, environment variables and help text.
+
+use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Files expense reimbursements: extracts invoices, reads payment screenshots, fills the
+/// outbound-stock document and submits claims to the finance system.
+#[derive(Debug, Parser)]
+#[command(name = "reimburse", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "REIMBURSE_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// Directory holding the sessions and the secret key (created when absent).
+    #[arg(long, env = "REIMBURSE_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+
+    /// Service configuration file (TOML). Default: <data-dir>/reimburse.toml when it exists.
+    #[arg(long, env = "REIMBURSE_CONFIG")]
+    pub config: Option<PathBuf>,
+
+    /// Largest accepted upload in MiB (overrides the configuration file; default 50).
+    #[arg(long, env = "REIMBURSE_MAX_UPLOAD_MIB")]
+    pub max_upload_mib: Option<u64>,
+
+    /// Seconds after which an SSE stream is closed.
+    #[arg(long, env = "REIMBURSE_SSE_TIMEOUT_SECS", default_value_t = 900)]
+    pub sse_timeout_secs: u64,
+
+    /// HTTP worker threads (default: one per CPU core).
+    #[arg(long, env = "REIMBURSE_WORKERS")]
+    pub workers: Option<usize>,
+}

@@ -1,0 +1,16 @@
+//! The `reimburse` binary: parses the command line and runs the chosen command.
+
+mod cli;
+mod serve;
+mod service_config;
+mod telemetry;
+
+use clap::Parser;
+
+fn main() -> anyhow::Result<()> {
+    let cli = cli::Cli::parse();
+    telemetry::init();
+    match cli.command {
+        cli::Command::Serve(args) => serve::run(args),
+    }
+}

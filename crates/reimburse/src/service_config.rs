@@ -1,0 +1,113 @@
+//! The service configuration file (TOML): project-wide session defaults and limits.
+
+use anyhow::Context;
+use domain::{Password, SessionConfig};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Environment variable holding the project-wide finance password: it is kept out of the
+/// configuration file so that no file of the service holds it in clear.
+pub const DEFAULT_PASSWORD_ENV: &str = "REIMBURSE_DEFAULT_PASSWORD";
+
+/// `reimburse.toml`. Every section and field is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServiceConfig {
+    /// Fallback of GET /api/config and of processing when a session has no config.json yet.
+    pub defaults: Defaults,
+    pub upload: Upload,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Defaults {
+    pub username: String,
+    pub default_name: String,
+    pub default_card_no: String,
+    pub default_person_id: String,
+    pub consumable_storage: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Upload {
+    pub max_file_mib: u64,
+}
+
+impl Default for Upload {
+    fn default() -> Self {
+        Self { max_file_mib: 50 }
+    }
+}
+
+impl ServiceConfig {
+    /// Loads the file named by `--config`, else `<data-dir>/reimburse.toml` when present,
+    /// else the built-in defaults.
+    pub fn load(
+        explicit: Option<&Path>,
+        data_dir: &Path,
+    ) -> anyhow::Result<(Self, Option<PathBuf>)> {
+        let path = match explicit {
+            Some(path) => Some(path.to_path_buf()),
+            None => Some(data_dir.join("reimburse.toml")).filter(|p| p.is_file()),
+        };
+        let Some(path) = path else {
+            return Ok((Self::default(), None));
+        };
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read configuration file {}", path.display()))?;
+        let config = toml::from_str(&text)
+            .with_context(|| format!("invalid configuration file {}", path.display()))?;
+        Ok((config, Some(path)))
+    }
+
+    /// The project-wide session configuration.
+    pub fn session_defaults(&self, password: Option<String>) -> SessionConfig {
+        SessionConfig {
+            username: self.defaults.username.clone(),
+            password: Password::new(password.unwrap_or_default()),
+            default_name: self.defaults.default_name.clone(),
+            default_card_no: self.defaults.default_card_no.clone(),
+            default_person_id: self.defaults.default_person_id.clone(),
+            consumable_storage: self.defaults.consumable_storage.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_example() {
+        let config: ServiceConfig = toml::from_str(
+            r#"
+            [defaults]
+            username = "100234"
+            default_name = "张三"
+            consumable_storage = "实验楼 301"
+            [upload]
+            max_file_mib = 20
+            "#,
+        )
+        .unwrap();
+        assert_eq!(config.upload.max_file_mib, 20);
+        let defaults = config.session_defaults(Some("pw".into()));
+        assert_eq!(defaults.default_name, "张三");
+        assert_eq!(defaults.password.expose(), "pw");
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        assert!(toml::from_str::<ServiceConfig>("[defaults]\npassword = \"x\"").is_err());
+    }
+
+    #[test]
+    fn missing_file_gives_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let (config, path) = ServiceConfig::load(None, dir.path()).unwrap();
+        assert!(path.is_none());
+        assert_eq!(config.upload.max_file_mib, 50);
+        assert!(ServiceConfig::load(Some(&dir.path().join("absent.toml")), dir.path()).is_err());
+    }
+}

@@ -1,0 +1,12 @@
+//! Tracing setup: human-readable logs on stderr, filtered by RUST_LOG (default `info`).
+
+use tracing_subscriber::EnvFilter;
+
+pub fn init() {
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,actix_server=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

@@ -1,0 +1,137 @@
+//! The real `reimburse serve` binary: start-up, recovery of cut-off runs, graceful SIGTERM.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "test and bench code: a failed step should abort loudly"
+)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the binary on port 0 and reads the bound address from its log.
+fn start(data_dir: &std::path::Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(data_dir)
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(rest) = line.split("listening on http://").nth(1) {
+                let address: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+                let _ = sender.send(address);
+            }
+        }
+    });
+    let address = receiver
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server logs its address");
+    Server {
+        child,
+        base: format!(
+            "http://{}",
+            address.trim_end_matches(|c: char| !c.is_ascii_digit())
+        ),
+    }
+}
+
+fn sigterm(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[tokio::test]
+async fn serves_and_stops_gracefully_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start(dir.path());
+    let client = reqwest::Client::new();
+    let created: serde_json::Value = client
+        .post(format!("{}/api/session", server.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(created["session_id"].is_string());
+    sigterm(&server.child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "did not stop within 20 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_run_cut_off_by_a_crash_is_closed_at_start_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = "0f0e0d0c-0b0a-4908-8706-050403020100";
+    let session_dir = dir.path().join("sessions").join(id);
+    std::fs::create_dir_all(&session_dir).unwrap();
+    std::fs::write(
+        session_dir.join(".run.json"),
+        r#"{"kind":"process","started_at":"2026-01-01T00:00:00.000Z","offsets":[0,0,0,0],"finished":false}"#,
+    )
+    .unwrap();
+    let server = start(dir.path());
+    let result: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(session_dir.join("result.json")).unwrap()).unwrap();
+    assert_eq!(result["ok"], false);
+    assert!(result["error"].as_str().unwrap().contains("中断"));
+    // And a client following that session is not left waiting.
+    let body = reqwest::get(format!("{}/api/logs/{id}", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(body.contains(r#""type":"done""#), "{body}");
+}
+
+#[test]
+fn help_documents_flags_and_environment() {
+    let output = Command::new(env!("CARGO_BIN_EXE_reimburse"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    for expected in [
+        "--addr",
+        "REIMBURSE_ADDR",
+        "--data-dir",
+        "REIMBURSE_DATA_DIR",
+        "--config",
+        "--max-upload-mib",
+    ] {
+        assert!(help.contains(expected), "{expected} missing from:\n{help}");
+    }
+}

@@ -1,0 +1,49 @@
+//! UTC timestamps in RFC 3339 form without a date-time dependency.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The current time as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+pub fn utc_timestamp() -> String {
+    let since_epoch = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    format_utc(since_epoch.as_secs(), since_epoch.subsec_millis())
+}
+
+fn format_utc(secs: u64, millis: u32) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil algorithm.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_known_instants() {
+        assert_eq!(format_utc(0, 0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format_utc(1_709_251_199, 5), "2024-02-29T23:59:59.005Z");
+        assert_eq!(format_utc(1_795_305_600, 999), "2026-11-22T00:00:00.999Z");
+    }
+}

@@ -1,0 +1,33 @@
+//! Session persistence: one directory per session under a data dir, and everything written there.
+
+mod atomic;
+mod clock;
+mod config_file;
+mod error;
+mod event_log;
+mod jobs;
+mod run;
+mod secret;
+mod session;
+mod store;
+mod table;
+mod tail;
+mod upload;
+
+pub use atomic::write_atomic;
+pub use clock::utc_timestamp;
+pub use error::StoreError;
+pub use event_log::LogFile;
+pub use jobs::{JobRunner, JobStartError};
+pub use run::{RunInfo, RunOffsets};
+pub use secret::SecretKey;
+pub use session::{ListedFile, Session};
+pub use store::{Store, StoreOptions};
+pub use table::{CsvTable, PREFERRED_CSV, SUMMARY_CSV};
+pub use tail::{TailChunk, read_new_lines};
+pub use upload::UploadSink;
+
+/// Name of the result file of the last operation.
+pub const RESULT_FILE: &str = "result.json";
+/// Name of the session configuration file.
+pub const CONFIG_FILE: &str = "config.json";

@@ -1,0 +1,177 @@
+//! One session directory: its files, logs, configuration and uploads.
+
+use crate::event_log::{LogFile, append_line};
+use crate::{
+    CONFIG_FILE, SecretKey, StoreError, UploadSink, config_file, utc_timestamp, write_atomic,
+};
+use domain::{Event, FileKind, LogLine, SessionConfig, SessionId, validate_stored_name};
+use serde::Serialize;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// An uploaded file as GET /api/files lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedFile {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: FileKind,
+    pub size: u64,
+}
+
+/// A session directory that exists on disk.
+#[derive(Debug, Clone)]
+pub struct Session {
+    id: SessionId,
+    path: PathBuf,
+    key: SecretKey,
+    max_upload_bytes: u64,
+}
+
+impl Session {
+    pub(crate) fn new(id: SessionId, path: PathBuf, key: SecretKey, max_upload_bytes: u64) -> Self {
+        Self {
+            id,
+            path,
+            key,
+            max_upload_bytes,
+        }
+    }
+
+    pub fn id(&self) -> &SessionId {
+        &self.id
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The path of a file named by a client; the name is validated so it stays inside the
+    /// session directory and off the hidden bookkeeping files.
+    pub fn file_path(&self, name: &str) -> Result<PathBuf, StoreError> {
+        validate_stored_name(name)?;
+        Ok(self.path.join(name))
+    }
+
+    /// Like `file_path`, but the file must exist as a regular file.
+    pub fn existing_file(&self, name: &str) -> Result<PathBuf, StoreError> {
+        let path = self.file_path(name)?;
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_file() => Ok(path),
+            _ => Err(StoreError::FileNotFound(name.to_owned())),
+        }
+    }
+
+    pub fn log_path(&self, log: LogFile) -> PathBuf {
+        self.path.join(log.file_name())
+    }
+
+    /// Uploaded PDFs and images, oldest first (upload order), then by name.
+    pub fn list_files(&self) -> Result<Vec<ListedFile>, StoreError> {
+        let entries = fs::read_dir(&self.path).map_err(StoreError::io(&self.path))?;
+        let mut files: Vec<(SystemTime, ListedFile)> = Vec::new();
+        for entry in entries.flatten() {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if name.starts_with('.') {
+                continue;
+            }
+            let Some(kind) = FileKind::from_name(&name) else {
+                continue;
+            };
+            let Ok(meta) = entry.metadata() else { continue };
+            if !meta.is_file() {
+                continue;
+            }
+            let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            files.push((
+                modified,
+                ListedFile {
+                    name,
+                    kind,
+                    size: meta.len(),
+                },
+            ));
+        }
+        files.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        Ok(files.into_iter().map(|(_, file)| file).collect())
+    }
+
+    /// Starts streaming an upload to disk under a safe version of `raw_name`.
+    pub fn begin_upload(&self, raw_name: &str) -> Result<UploadSink, StoreError> {
+        UploadSink::begin(&self.path, raw_name, self.max_upload_bytes)
+    }
+
+    /// Appends an event to the log it belongs in.
+    pub fn emit(&self, event: &Event) -> Result<(), StoreError> {
+        let Some(log) = LogFile::for_event(event) else {
+            return Ok(());
+        };
+        let line = match event {
+            Event::Log(line) => line.to_line(),
+            other => serde_json::to_string(other).map_err(|e| StoreError::Json {
+                file: log.file_name().into(),
+                message: e.to_string(),
+            })?,
+        };
+        append_line(&self.log_path(log), &line)
+    }
+
+    /// Appends a plain line to session.log.
+    pub fn log(&self, level: &str, module: &str, message: &str) -> Result<(), StoreError> {
+        let line = LogLine {
+            time: utc_timestamp(),
+            level: level.to_owned(),
+            module: module.to_owned(),
+            message: message.to_owned(),
+        };
+        append_line(&self.log_path(LogFile::Session), &line.to_line())
+    }
+
+    /// Writes a JSON document atomically.
+    pub fn write_json(&self, name: &str, value: &impl Serialize) -> Result<(), StoreError> {
+        let path = self.file_path(name)?;
+        let bytes = serde_json::to_vec_pretty(value).map_err(|e| StoreError::Json {
+            file: name.into(),
+            message: e.to_string(),
+        })?;
+        write_atomic(&path, &bytes)
+    }
+
+    /// Reads a JSON document; `None` when absent.
+    pub fn read_json(&self, name: &str) -> Result<Option<serde_json::Value>, StoreError> {
+        read_json_at(&self.file_path(name)?, name)
+    }
+
+    /// The session's config.json, the password decrypted; `None` when there is none yet.
+    pub fn read_config(&self) -> Result<Option<SessionConfig>, StoreError> {
+        config_file::read(&self.path.join(CONFIG_FILE), Some(&self.key))
+    }
+
+    /// The session's config.json without decrypting the password (left empty).
+    pub fn read_public_config(&self) -> Result<Option<SessionConfig>, StoreError> {
+        config_file::read(&self.path.join(CONFIG_FILE), None)
+    }
+
+    /// Writes config.json with the password encrypted.
+    pub fn write_config(&self, config: &SessionConfig) -> Result<(), StoreError> {
+        config_file::write(&self.path.join(CONFIG_FILE), &self.key, config)
+    }
+}
+
+pub(crate) fn read_json_at(
+    path: &Path,
+    name: &str,
+) -> Result<Option<serde_json::Value>, StoreError> {
+    match fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| StoreError::Json {
+                file: name.into(),
+                message: e.to_string(),
+            }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(StoreError::io(path)(error)),
+    }
+}

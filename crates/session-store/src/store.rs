@@ -1,0 +1,122 @@
+//! The data dir: creating and opening sessions, and start-up recovery.
+
+use crate::{SecretKey, Session, StoreError, run};
+use domain::SessionId;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Tunables of the store.
+#[derive(Debug, Clone)]
+pub struct StoreOptions {
+    /// Largest accepted upload, in bytes.
+    pub max_upload_bytes: u64,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self {
+            max_upload_bytes: 50 * 1024 * 1024,
+        }
+    }
+}
+
+/// The data dir: `secret.key` and `sessions/<session_id>/`.
+#[derive(Debug, Clone)]
+pub struct Store {
+    sessions_dir: PathBuf,
+    key: SecretKey,
+    options: StoreOptions,
+}
+
+impl Store {
+    /// Opens (creating when needed) a data dir.
+    pub fn open(data_dir: &Path, options: StoreOptions) -> Result<Self, StoreError> {
+        let sessions_dir = data_dir.join("sessions");
+        fs::create_dir_all(&sessions_dir).map_err(StoreError::io(&sessions_dir))?;
+        let key = SecretKey::load_or_create(&data_dir.join("secret.key"))?;
+        Ok(Self {
+            sessions_dir,
+            key,
+            options,
+        })
+    }
+
+    pub fn options(&self) -> &StoreOptions {
+        &self.options
+    }
+
+    /// Creates a session with a fresh random id.
+    pub fn create_session(&self) -> Result<Session, StoreError> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| StoreError::Secret(e.to_string()))?;
+        let id = SessionId::from_random_bytes(bytes);
+        let path = self.sessions_dir.join(id.as_str());
+        fs::create_dir(&path).map_err(StoreError::io(&path))?;
+        Ok(self.session_at(id, path))
+    }
+
+    /// Opens an existing session by the raw id from a request; any id that is malformed or
+    /// unknown is `SessionNotFound`.
+    pub fn session(&self, raw_id: &str) -> Result<Session, StoreError> {
+        let id = SessionId::parse(raw_id).map_err(|_| StoreError::SessionNotFound)?;
+        let path = self.sessions_dir.join(id.as_str());
+        if path.is_dir() {
+            Ok(self.session_at(id, path))
+        } else {
+            Err(StoreError::SessionNotFound)
+        }
+    }
+
+    fn session_at(&self, id: SessionId, path: PathBuf) -> Session {
+        Session::new(id, path, self.key.clone(), self.options.max_upload_bytes)
+    }
+
+    /// Closes every run that a crash or a kill left open, so no client waits on it forever.
+    /// Returns the sessions that were closed.
+    pub fn recover_interrupted_runs(&self) -> Result<Vec<SessionId>, StoreError> {
+        let entries =
+            fs::read_dir(&self.sessions_dir).map_err(StoreError::io(&self.sessions_dir))?;
+        let mut closed = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(session) = name.to_str().and_then(|n| self.session(n).ok()) else {
+                continue;
+            };
+            if run::close_if_interrupted(&session)? {
+                closed.push(session.id().clone());
+            }
+        }
+        Ok(closed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn creates_and_reopens_sessions() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), StoreOptions::default()).unwrap();
+        let session = store.create_session().unwrap();
+        let again = store.session(session.id().as_str()).unwrap();
+        assert_eq!(again.path(), session.path());
+        assert!(matches!(
+            store.session("00000000-0000-4000-8000-000000000000"),
+            Err(StoreError::SessionNotFound)
+        ));
+        assert!(matches!(
+            store.session("../.."),
+            Err(StoreError::SessionNotFound)
+        ));
+    }
+
+    #[test]
+    fn ids_are_distinct() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), StoreOptions::default()).unwrap();
+        let a = store.create_session().unwrap();
+        let b = store.create_session().unwrap();
+        assert_ne!(a.id(), b.id());
+    }
+}

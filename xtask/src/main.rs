@@ -1,0 +1,33 @@
+//! `cargo xtask`: the project's two set-up commands (`run`, `test`) and its benchmarks.
+
+mod install;
+mod tasks;
+
+use anyhow::bail;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  run [ARGS...]     build and start the service (extra ARGS go to `reimburse serve`)
+  test              install test dependencies, then fmt --check, clippy -D warnings, all tests
+  bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
+  install           install the system packages the service and its tests use";
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return Ok(());
+    };
+    match command.as_str() {
+        "run" => tasks::run(rest),
+        "test" => tasks::test(),
+        "bench" => tasks::bench(rest),
+        "install" => install::ensure_system_packages(),
+        "help" | "--help" | "-h" => {
+            eprintln!("{USAGE}");
+            Ok(())
+        }
+        other => bail!("unknown command `{other}`\n\n{USAGE}"),
+    }
+}
