@@ -4,10 +4,38 @@
 use anyhow::{Context, bail};
 use std::process::Command;
 
-/// Debian packages, each with a command that proves it is installed. Later features add theirs
-/// here (Chromium, LibreOffice, tesseract), so `cargo xtask test` on a fresh machine installs
-/// everything in one go.
-const PACKAGES: &[(&str, &str)] = &[("ca-certificates", "update-ca-certificates")];
+/// Debian packages the service and its tests use, with why. `cargo xtask test` and
+/// `cargo xtask run` install whatever is missing, so a fresh machine needs nothing by hand.
+const PACKAGES: &[(&str, &str)] = &[
+    ("ca-certificates", "HTTPS to a configured LLM endpoint"),
+    (
+        "file",
+        "tests check that the .doc is a Composite Document File V2",
+    ),
+    (
+        "libreoffice-writer-nogui",
+        "converts the filled .docx to a Word 97 .doc",
+    ),
+    (
+        "python3-uno",
+        "keeps one LibreOffice warm, so a save converts in ~100 ms",
+    ),
+    (
+        "catdoc",
+        "tests read the produced .doc with an independent reader",
+    ),
+    (
+        "chromium",
+        "the finance bot's browser; renders the screenshot fixtures",
+    ),
+    ("chromium-driver", "WebDriver for the finance bot"),
+    (
+        "fonts-noto-cjk",
+        "Chinese text in the browser and in rendered documents",
+    ),
+    ("tesseract-ocr", "offline OCR of payment screenshots"),
+    ("tesseract-ocr-chi-sim", "simplified Chinese for tesseract"),
+];
 
 fn is_root() -> bool {
     Command::new("id")
@@ -17,11 +45,11 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
-fn has_command(command: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {command} >/dev/null 2>&1")])
-        .status()
-        .map(|s| s.success())
+fn is_installed(package: &str) -> bool {
+    Command::new("dpkg-query")
+        .args(["-W", "-f=${Status}", package])
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).contains("install ok installed"))
         .unwrap_or(false)
 }
 
@@ -29,7 +57,7 @@ fn has_command(command: &str) -> bool {
 pub fn ensure_system_packages() -> anyhow::Result<()> {
     let missing: Vec<&str> = PACKAGES
         .iter()
-        .filter(|(_, probe)| !has_command(probe))
+        .filter(|(package, _)| !is_installed(package))
         .map(|(package, _)| *package)
         .collect();
     if missing.is_empty() {

@@ -1,5 +1,6 @@
 //! `cargo xtask`: the project's two set-up commands (`run`, `test`) and its benchmarks.
 
+mod fixtures;
 mod install;
 mod tasks;
 
@@ -11,7 +12,9 @@ commands:
   run [ARGS...]     build and start the service (extra ARGS go to `reimburse serve`)
   test              install test dependencies, then fmt --check, clippy -D warnings, all tests
   bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
-  install           install the system packages the service and its tests use";
+  bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
+  install           install the system packages the service and its tests use
+  fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +27,7 @@ fn main() -> anyhow::Result<()> {
         "test" => tasks::test(),
         "bench" => tasks::bench(rest),
         "install" => install::ensure_system_packages(),
+        "fixtures" => fixtures::fixtures(),
         "help" | "--help" | "-h" => {
             eprintln!("{USAGE}");
             Ok(())

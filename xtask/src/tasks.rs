@@ -60,7 +60,52 @@ pub fn test() -> anyhow::Result<()> {
 pub fn bench(args: &[String]) -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("sse") => cargo(&["bench", "--package", "reimburse", "--bench", "sse"]),
-        Some(other) => bail!("unknown benchmark `{other}` (known: sse)"),
-        None => bail!("name a benchmark: cargo xtask bench sse"),
+        Some("extract") => {
+            let python = pdfplumber_venv()?;
+            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["bench", "--package", "reimburse", "--bench", "extract"])
+                .env("REIMBURSE_BENCH_PYTHON", python)
+                .current_dir(workspace_root())
+                .status()
+                .context("cannot run cargo bench")?;
+            if !status.success() {
+                bail!("extraction benchmark failed ({status})");
+            }
+            Ok(())
+        }
+        Some(other) => bail!("unknown benchmark `{other}` (known: sse, extract)"),
+        None => bail!("name a benchmark: cargo xtask bench sse | extract"),
     }
+}
+
+/// A throwaway virtualenv under target/ with pdfplumber, for the comparison in the
+/// extraction benchmark. Returns its python.
+fn pdfplumber_venv() -> anyhow::Result<PathBuf> {
+    let venv = workspace_root().join("target/bench-venv");
+    let python = venv.join("bin/python");
+    let has_pdfplumber = |python: &PathBuf| {
+        Command::new(python)
+            .args(["-c", "import pdfplumber"])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+    };
+    if has_pdfplumber(&python) {
+        return Ok(python);
+    }
+    eprintln!("xtask: creating {} with pdfplumber", venv.display());
+    let created = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()?;
+    if !created.success() {
+        bail!("python3 -m venv failed (Debian: apt-get install python3-venv)");
+    }
+    let installed = Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet", "pdfplumber"])
+        .status()?;
+    if !installed.success() || !has_pdfplumber(&python) {
+        bail!("pip install pdfplumber failed");
+    }
+    Ok(python)
 }

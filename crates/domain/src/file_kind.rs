@@ -2,12 +2,23 @@
 
 use serde::Serialize;
 
-/// The kind of an uploaded file, as listed by GET /api/files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// The kind of an uploaded file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
     Pdf,
     Image,
+    /// A structured 数电 e-invoice (`<EInvoice>` XML).
+    Xml,
+    /// An OFD e-invoice (a zip of XML).
+    Ofd,
+}
+
+impl Serialize for FileKind {
+    /// The listing knows two types; structured e-invoices are invoice documents, so they are
+    /// listed as `pdf` (see docs/interface-choices.md).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.listing_type())
+    }
 }
 
 const IMAGE_EXTENSIONS: [&str; 5] = ["png", "jpg", "jpeg", "bmp", "webp"];
@@ -17,20 +28,26 @@ impl FileKind {
     pub fn from_name(name: &str) -> Option<Self> {
         let (_, extension) = name.rsplit_once('.')?;
         let extension = extension.to_ascii_lowercase();
-        if extension == "pdf" {
-            Some(Self::Pdf)
-        } else if IMAGE_EXTENSIONS.contains(&extension.as_str()) {
-            Some(Self::Image)
-        } else {
-            None
+        match extension.as_str() {
+            "pdf" => Some(Self::Pdf),
+            "xml" => Some(Self::Xml),
+            "ofd" => Some(Self::Ofd),
+            other if IMAGE_EXTENSIONS.contains(&other) => Some(Self::Image),
+            _ => None,
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    /// The `type` of GET /api/files: `pdf` for every invoice document, `image` for screenshots.
+    pub fn listing_type(self) -> &'static str {
         match self {
-            Self::Pdf => "pdf",
+            Self::Pdf | Self::Xml | Self::Ofd => "pdf",
             Self::Image => "image",
         }
+    }
+
+    /// Whether the file is an invoice document (as opposed to a payment screenshot).
+    pub fn is_invoice_document(self) -> bool {
+        !matches!(self, Self::Image)
     }
 }
 
@@ -40,7 +57,8 @@ pub const SNIFF_LEN: usize = 1024;
 /// Whether the first bytes of a file fit its announced kind. A PDF must carry `%PDF-` within
 /// its first 1024 bytes (readers tolerate leading junk there); an image must be a PNG, JPEG,
 /// BMP or WebP, whichever of those its extension says, because phones often save one as the
-/// other.
+/// other; an XML file must start with `<` (after an optional BOM and whitespace); an OFD is a
+/// zip archive.
 pub fn sniff_matches(kind: FileKind, head: &[u8]) -> bool {
     match kind {
         FileKind::Pdf => {
@@ -53,6 +71,11 @@ pub fn sniff_matches(kind: FileKind, head: &[u8]) -> bool {
                 || (head.starts_with(b"BM") && head.len() >= 26)
                 || (head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP")
         }
+        FileKind::Xml => {
+            let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+            text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+        }
+        FileKind::Ofd => head.starts_with(b"PK\x03\x04"),
     }
 }
 
@@ -66,6 +89,10 @@ mod tests {
         assert_eq!(FileKind::from_name("a.JpEg"), Some(FileKind::Image));
         assert_eq!(FileKind::from_name("a.webp"), Some(FileKind::Image));
         assert_eq!(FileKind::from_name("a.exe"), None);
+        assert_eq!(FileKind::from_name("发票.xml"), Some(FileKind::Xml));
+        assert_eq!(FileKind::from_name("发票.OFD"), Some(FileKind::Ofd));
+        assert_eq!(FileKind::Ofd.listing_type(), "pdf");
+        assert_eq!(serde_json::to_value(FileKind::Xml).unwrap(), "pdf");
         assert_eq!(FileKind::from_name("pdf"), None);
     }
 
@@ -80,5 +107,12 @@ mod tests {
         assert!(sniff_matches(FileKind::Image, b"RIFF\0\0\0\0WEBPVP8 "));
         assert!(!sniff_matches(FileKind::Image, b"%PDF-1.7"));
         assert!(!sniff_matches(FileKind::Image, b"BM"));
+        assert!(sniff_matches(
+            FileKind::Xml,
+            b"\xef\xbb\xbf\n <?xml version"
+        ));
+        assert!(!sniff_matches(FileKind::Xml, b"%PDF-"));
+        assert!(sniff_matches(FileKind::Ofd, b"PK\x03\x04rest"));
+        assert!(!sniff_matches(FileKind::Ofd, b"<xml"));
     }
 }

@@ -5,6 +5,8 @@ mod config;
 mod event;
 mod file_kind;
 mod file_name;
+mod invoice_kind;
+mod invoice_record;
 mod invoice_row;
 mod result;
 mod session_id;
@@ -14,6 +16,10 @@ pub use config::{ConfigField, Password, SessionConfig};
 pub use event::{Event, FileStatus, LlmPhase, LogLine};
 pub use file_kind::{FileKind, SNIFF_LEN, sniff_matches};
 pub use file_name::{FileNameError, numbered_name, sanitize_upload_name, validate_stored_name};
+pub use invoice_kind::InvoiceKind;
+pub use invoice_record::{
+    AirTrip, DocumentType, FieldFlag, FlightSegment, InvoiceRecord, LineItem, Party, RailwayTrip,
+};
 pub use invoice_row::{COLUMNS, InvoiceRow};
 pub use result::{DocOutcome, FailureResult, ProcessResult, SubmitResult};
 pub use session_id::{SessionId, SessionIdError};

@@ -2,6 +2,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
+use domain::FileKind;
 use session_store::{JobStartError, StoreError};
 
 /// An error answered to a client. The message is user-facing text (Chinese, as the interface's
@@ -16,7 +17,9 @@ pub enum ApiError {
     NoFileChosen,
     #[error("文件名不合法")]
     BadFileName,
-    #[error("不支持的文件类型：{0}（仅支持 PDF 以及 PNG、JPG、JPEG、BMP、WEBP 图片）")]
+    #[error(
+        "不支持的文件类型：{0}（支持 PDF、OFD、XML 电子发票以及 PNG、JPG、JPEG、BMP、WEBP 图片）"
+    )]
     UnsupportedType(String),
     #[error("文件内容与扩展名不符：{0} 不是有效的{1}文件")]
     ContentMismatch(String, &'static str),
@@ -72,10 +75,12 @@ impl From<StoreError> for ApiError {
             StoreError::BadFileName(_) => Self::BadFileName,
             StoreError::UnsupportedType(name) => Self::UnsupportedType(name),
             StoreError::ContentMismatch(name) => {
-                let kind = if name.to_ascii_lowercase().ends_with(".pdf") {
-                    " PDF "
-                } else {
-                    "图片"
+                // Latin words take spaces around them in Chinese text, Chinese words none.
+                let kind = match FileKind::from_name(&name) {
+                    Some(FileKind::Pdf) => " PDF ",
+                    Some(FileKind::Xml) => " XML 电子发票",
+                    Some(FileKind::Ofd) => " OFD 电子发票",
+                    Some(FileKind::Image) | None => "图片",
                 };
                 Self::ContentMismatch(name, kind)
             }

@@ -2,6 +2,7 @@
 
 use crate::sse::{SseSettings, WatchHub};
 use domain::SessionConfig;
+use pipeline::DocumentSettings;
 use session_store::{JobRunner, Store};
 use std::sync::Arc;
 
@@ -13,16 +14,24 @@ pub struct AppState {
     /// The project-wide configuration GET /api/config falls back to.
     pub defaults: Arc<SessionConfig>,
     pub sse: SseSettings,
+    /// The outbound-stock template and the LibreOffice converter shared by every session.
+    pub documents: DocumentSettings,
     pub(crate) hub: WatchHub,
 }
 
 impl AppState {
-    pub fn new(store: Store, defaults: SessionConfig, sse: SseSettings) -> Self {
+    pub fn new(
+        store: Store,
+        defaults: SessionConfig,
+        sse: SseSettings,
+        documents: DocumentSettings,
+    ) -> Self {
         Self {
             store,
             jobs: JobRunner::new(),
             defaults: Arc::new(defaults),
             sse,
+            documents,
             hub: WatchHub::new(),
         }
     }

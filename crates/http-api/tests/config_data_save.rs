@@ -189,8 +189,13 @@ async fn save_writes_rows_in_array_order_and_reports_the_document_honestly() {
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["ok"], true);
-    assert_eq!(body["doc_ok"], false);
-    assert!(body["doc_error"].as_str().unwrap().contains("尚未实现"));
+    // Rows typed without extracted records: both are general by their (empty) names, so a
+    // document is attempted; whether LibreOffice is here or not, the answer says which.
+    assert!(
+        body["doc_ok"] == true || body["doc_error"].is_string(),
+        "{body}"
+    );
+    assert_eq!(body["general_count"], 2);
 
     let back: Value = app
         .get(&format!("/api/data/{id}"))

@@ -17,6 +17,19 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP service.
     Serve(ServeArgs),
+    /// Extract invoices from files (PDF, OFD, XML) and print one JSON line per file.
+    Extract(ExtractArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// Invoice files.
+    #[arg(required = true)]
+    pub files: Vec<std::path::PathBuf>,
+
+    /// Write the 13-column CSV (UTF-8 with BOM, as invoice_summary.csv) instead of JSON lines.
+    #[arg(long)]
+    pub csv: bool,
 }
 
 #[derive(Debug, Args)]

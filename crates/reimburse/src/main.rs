@@ -1,6 +1,7 @@
 //! The `reimburse` binary: parses the command line and runs the chosen command.
 
 mod cli;
+mod extract_cmd;
 mod serve;
 mod service_config;
 mod telemetry;
@@ -12,5 +13,6 @@ fn main() -> anyhow::Result<()> {
     telemetry::init();
     match cli.command {
         cli::Command::Serve(args) => serve::run(args),
+        cli::Command::Extract(args) => extract_cmd::run(&args),
     }
 }

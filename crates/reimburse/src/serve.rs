@@ -3,9 +3,12 @@
 use crate::cli::ServeArgs;
 use crate::service_config::{DEFAULT_PASSWORD_ENV, ServiceConfig};
 use anyhow::Context;
+use docgen::{Converter, ConverterConfig};
 use http_api::{AppState, SseSettings};
+use pipeline::DocumentSettings;
 use session_store::{Store, StoreOptions};
 use std::net::TcpListener;
+use std::sync::Arc;
 use std::time::Duration;
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -28,7 +31,19 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         timeout: Duration::from_secs(args.sse_timeout_secs),
         ..SseSettings::default()
     };
-    let state = AppState::new(store, defaults, sse);
+    let converter = Arc::new(Converter::new(ConverterConfig {
+        mode: config.document.convert_mode()?,
+        ..ConverterConfig::default()
+    }));
+    warm_up_in_background(Arc::clone(&converter));
+    let documents = DocumentSettings {
+        template: config.document.template.clone(),
+        converter,
+    };
+    if !documents.template.is_file() {
+        tracing::warn!(template = %documents.template.display(), "outbound-stock template not found; documents will fail with doc_error");
+    }
+    let state = AppState::new(store, defaults, sse, documents);
     let listener =
         TcpListener::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
     let local = listener.local_addr()?;
@@ -45,4 +60,19 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     })?;
     tracing::info!("reimburse stopped");
     Ok(())
+}
+
+/// Starts LibreOffice ahead of the first save, so that one is fast too. A failure here only
+/// means conversions start cold; each save then reports its own error if there is one.
+fn warm_up_in_background(converter: Arc<Converter>) {
+    let spawned = std::thread::Builder::new()
+        .name("docgen-warm-up".into())
+        .spawn(move || {
+            if let Err(error) = converter.warm_up() {
+                tracing::warn!("LibreOffice not warmed up: {error}");
+            }
+        });
+    if let Err(error) = spawned {
+        tracing::warn!("cannot start the LibreOffice warm-up: {error}");
+    }
 }

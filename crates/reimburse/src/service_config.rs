@@ -16,6 +16,39 @@ pub struct ServiceConfig {
     /// Fallback of GET /api/config and of processing when a session has no config.json yet.
     pub defaults: Defaults,
     pub upload: Upload,
+    pub document: Document,
+}
+
+/// The outbound-stock document.
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Document {
+    /// The Word template (.docx); relative paths are taken from the working directory.
+    pub template: PathBuf,
+    /// `auto` (a warm LibreOffice when python3-uno is installed), `warm` or `cold`.
+    pub convert_mode: String,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Self {
+            template: PathBuf::from(docgen::DEFAULT_TEMPLATE),
+            convert_mode: "auto".to_owned(),
+        }
+    }
+}
+
+impl Document {
+    pub fn convert_mode(&self) -> anyhow::Result<docgen::ConvertMode> {
+        match self.convert_mode.as_str() {
+            "auto" => Ok(docgen::ConvertMode::Auto),
+            "warm" => Ok(docgen::ConvertMode::Warm),
+            "cold" => Ok(docgen::ConvertMode::Cold),
+            other => {
+                anyhow::bail!("[document] convert_mode must be auto, warm or cold, not `{other}`")
+            }
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -88,10 +121,21 @@ mod tests {
             consumable_storage = "实验楼 301"
             [upload]
             max_file_mib = 20
+            [document]
+            template = "/srv/forms/出库单.docx"
+            convert_mode = "cold"
             "#,
         )
         .unwrap();
         assert_eq!(config.upload.max_file_mib, 20);
+        assert_eq!(
+            config.document.template,
+            PathBuf::from("/srv/forms/出库单.docx")
+        );
+        assert_eq!(
+            config.document.convert_mode().unwrap(),
+            docgen::ConvertMode::Cold
+        );
         let defaults = config.session_defaults(Some("pw".into()));
         assert_eq!(defaults.default_name, "张三");
         assert_eq!(defaults.password.expose(), "pw");

@@ -10,6 +10,17 @@ pub fn utc_timestamp() -> String {
     format_utc(since_epoch.as_secs(), since_epoch.subsec_millis())
 }
 
+/// Today's date in China (UTC+8) as `YYYY/MM/DD`, the interface's date form, for documents
+/// dated "today" whatever the server's time zone.
+pub fn china_date() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    let (year, month, day) = civil_from_days(((secs + 8 * 3600) / 86_400) as i64);
+    format!("{year:04}/{month:02}/{day:02}")
+}
+
 fn format_utc(secs: u64, millis: u32) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;

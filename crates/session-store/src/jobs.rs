@@ -29,7 +29,23 @@ struct BusyGuard {
     id: SessionId,
 }
 
+impl BusyGuard {
+    /// Writes the result and frees the slot under one lock, so that a client that has seen
+    /// `done` (the result on disk) can start the next job or save at once and never meets a
+    /// stale "busy"; and a new job cannot begin its run before this result is written.
+    fn finish(self, session: &Session, result: &serde_json::Value) {
+        let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Err(error) = session.finish_run(result) {
+            tracing::error!(session = %session.id(), "cannot write result.json: {error}");
+        }
+        busy.remove(&self.id);
+        drop(busy);
+        std::mem::forget(self);
+    }
+}
+
 impl Drop for BusyGuard {
+    /// Reached only when the job thread ends without `finish` (it could not even start).
     fn drop(&mut self) {
         self.busy
             .lock()
@@ -75,7 +91,6 @@ impl JobRunner {
         let spawned = std::thread::Builder::new()
             .name(format!("job-{kind}"))
             .spawn(move || {
-                let _guard = guard;
                 let outcome = catch_unwind(AssertUnwindSafe(|| work(&thread_session)));
                 let result = outcome.unwrap_or_else(|panic| {
                     let detail = panic_message(&*panic);
@@ -83,9 +98,7 @@ impl JobRunner {
                     let _ = thread_session.log("ERROR", "pipeline", &format!("内部错误：{detail}"));
                     FailureResult::new(format!("内部错误：任务异常终止（{detail}）")).to_json()
                 });
-                if let Err(error) = thread_session.finish_run(&result) {
-                    tracing::error!(session = %thread_session.id(), "cannot write result.json: {error}");
-                }
+                guard.finish(&thread_session, &result);
             });
         if let Err(error) = spawned {
             // The guard moved into the closure that never ran and was dropped with it.

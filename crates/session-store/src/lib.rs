@@ -15,7 +15,7 @@ mod tail;
 mod upload;
 
 pub use atomic::write_atomic;
-pub use clock::utc_timestamp;
+pub use clock::{china_date, utc_timestamp};
 pub use error::StoreError;
 pub use event_log::LogFile;
 pub use jobs::{JobRunner, JobStartError};

@@ -2,7 +2,6 @@
 
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
-use domain::FileKind;
 
 pub(crate) async fn list(
     state: web::Data<AppState>,
@@ -10,16 +9,16 @@ pub(crate) async fn list(
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
     let files = web::block(move || session.list_files()).await??;
-    let names_of = |kind: FileKind| -> Vec<&str> {
+    let names_of = |listing_type: &str| -> Vec<&str> {
         files
             .iter()
-            .filter(|f| f.kind == kind)
+            .filter(|f| f.kind.listing_type() == listing_type)
             .map(|f| f.name.as_str())
             .collect()
     };
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "files": files,
-        "pdfs": names_of(FileKind::Pdf),
-        "images": names_of(FileKind::Image),
+        "pdfs": names_of("pdf"),
+        "images": names_of("image"),
     })))
 }

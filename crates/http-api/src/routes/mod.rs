@@ -5,6 +5,7 @@ mod data;
 mod download;
 mod files;
 mod logs;
+mod process;
 mod save;
 mod session;
 mod upload;
@@ -27,5 +28,6 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .route("/api/config/{session_id}", web::get().to(config::read))
         .route("/api/data/{session_id}", web::get().to(data::read))
         .route("/api/save/{session_id}", web::post().to(save::save))
+        .route("/api/process/{session_id}", web::post().to(process::start))
         .route("/api/logs/{session_id}", web::get().to(logs::stream));
 }

@@ -1,8 +1,9 @@
 //! POST /api/save: write the edited rows back, in array order, then report the document.
 
+use super::process::current_config;
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
-use domain::{DocOutcome, validate_stored_name};
+use domain::{SessionConfig, validate_stored_name};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use session_store::{CsvTable, SUMMARY_CSV};
@@ -14,10 +15,6 @@ pub(crate) struct SaveRequest {
     csv_filename: String,
     data: Vec<Map<String, Value>>,
 }
-
-/// Shown until the outbound-stock document generator lands (issue "The consumables
-/// outbound-stock document"): the table is saved, the document is honestly not produced.
-const DOC_NOT_BUILT: &str = "表格已保存；出库单自动生成功能尚未实现，未生成《易耗品、出库单.doc》";
 
 pub(crate) async fn save(
     state: web::Data<AppState>,
@@ -34,7 +31,9 @@ pub(crate) async fn save(
         .enumerate()
         .map(|(index, row)| row_cells(index, row))
         .collect::<Result<Vec<_>, _>>()?;
-    web::block(move || {
+    let defaults = SessionConfig::clone(&state.defaults);
+    let documents = state.documents.clone();
+    let report = web::block(move || {
         let file_name = if csv_filename.is_empty() {
             session
                 .table_file_name()?
@@ -61,15 +60,19 @@ pub(crate) async fn save(
             "pipeline",
             &format!("已保存 {file_name}（{} 行）", rows.len()),
         );
-        Ok::<_, ApiError>(())
+        // The document follows the table just written, with the session's configuration
+        // (consumable_storage and the claimant).
+        let config = current_config(&session, defaults);
+        Ok::<_, ApiError>(pipeline::regenerate_document(
+            &session, &table, &config, &documents,
+        ))
     })
     .await??;
-    let doc = DocOutcome::Failed {
-        error: DOC_NOT_BUILT.to_owned(),
-    };
     let mut response = Map::new();
     response.insert("ok".into(), Value::Bool(true));
-    response.extend(doc.fields());
+    response.extend(report.outcome.fields());
+    response.insert("travel_count".into(), Value::from(report.travel_count));
+    response.insert("general_count".into(), Value::from(report.general_count));
     Ok(HttpResponse::Ok().json(Value::Object(response)))
 }
 

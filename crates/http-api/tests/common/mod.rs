@@ -2,16 +2,22 @@
 
 #![allow(
     dead_code,
-    reason = "each test binary uses a different part of the harness"
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test harness: each test binary uses a part of it, and a failed step aborts the test"
 )]
 
+use docgen::Converter;
 use domain::SessionConfig;
 use futures_util::StreamExt;
 use http_api::{AppState, SseSettings};
+use pipeline::DocumentSettings;
 use reqwest::multipart::{Form, Part};
 use session_store::{Session, Store, StoreOptions};
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 pub struct TestApp {
@@ -25,6 +31,24 @@ pub struct Options {
     pub max_upload_bytes: u64,
     pub defaults: SessionConfig,
     pub sse: SseSettings,
+    pub documents: DocumentSettings,
+}
+
+/// One LibreOffice for the whole test binary: starting one per test would cost seconds each.
+static CONVERTER: LazyLock<Arc<Converter>> = LazyLock::new(|| Arc::new(Converter::default()));
+
+/// The project's template, found from this crate whatever the working directory.
+pub fn template_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(docgen::DEFAULT_TEMPLATE)
+}
+
+pub fn documents() -> DocumentSettings {
+    DocumentSettings {
+        template: template_path(),
+        converter: Arc::clone(&CONVERTER),
+    }
 }
 
 impl Default for Options {
@@ -33,6 +57,7 @@ impl Default for Options {
             max_upload_bytes: StoreOptions::default().max_upload_bytes,
             defaults: SessionConfig::default(),
             sse: SseSettings::default(),
+            documents: documents(),
         }
     }
 }
@@ -50,7 +75,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         },
     )
     .unwrap();
-    let state = AppState::new(store, options.defaults, options.sse);
+    let state = AppState::new(store, options.defaults, options.sse, options.documents);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let server = http_api::serve(listener, state.clone(), Some(2)).unwrap();

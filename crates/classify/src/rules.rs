@@ -1,0 +1,249 @@
+//! The rules table: parsing, and applying it to an invoice record.
+
+use crate::RulesError;
+use crate::text::{category, normalise};
+use domain::{DocumentType, InvoiceKind, InvoiceRecord};
+use serde::Deserialize;
+use std::sync::LazyLock;
+
+const BUILTIN: &str = include_str!("../rules/default.toml");
+
+/// One row of the table. Every condition given must hold; each lists alternatives.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub name: String,
+    pub kind: InvoiceKind,
+    #[serde(default)]
+    pub doc_types: Vec<DocumentType>,
+    #[serde(default)]
+    pub item_category: Vec<String>,
+    #[serde(default)]
+    pub item_name_contains: Vec<String>,
+    #[serde(default)]
+    pub seller_contains: Vec<String>,
+}
+
+/// An ordered rules table; the first matching rule decides.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSet {
+    #[serde(rename = "rule")]
+    rules: Vec<Rule>,
+}
+
+/// The class of an invoice and the rule that decided it (`None`: no rule matched, general).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classification {
+    pub kind: InvoiceKind,
+    pub rule: Option<String>,
+}
+
+static BUILTIN_RULES: LazyLock<RuleSet> = LazyLock::new(|| {
+    // The built-in table is checked by a unit test, so this fallback never happens in a
+    // released build; it keeps start-up panic-free all the same.
+    RuleSet::parse(BUILTIN).unwrap_or(RuleSet { rules: Vec::new() })
+});
+
+impl RuleSet {
+    /// The table shipped with the project.
+    pub fn builtin() -> &'static RuleSet {
+        &BUILTIN_RULES
+    }
+
+    /// Parses a table in the format of `rules/default.toml`.
+    pub fn parse(text: &str) -> Result<Self, RulesError> {
+        let mut set: RuleSet =
+            toml::from_str(text).map_err(|e| RulesError::Invalid(e.to_string()))?;
+        for rule in &mut set.rules {
+            let has_condition = !(rule.doc_types.is_empty()
+                && rule.item_category.is_empty()
+                && rule.item_name_contains.is_empty()
+                && rule.seller_contains.is_empty());
+            if !has_condition {
+                return Err(RulesError::Invalid(format!(
+                    "rule `{}` has no condition",
+                    rule.name
+                )));
+            }
+            for list in [
+                &mut rule.item_category,
+                &mut rule.item_name_contains,
+                &mut rule.seller_contains,
+            ] {
+                for entry in list.iter_mut() {
+                    *entry = normalise(entry);
+                }
+            }
+        }
+        Ok(set)
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    pub fn classify(&self, record: &InvoiceRecord) -> Classification {
+        let items: Vec<String> = record.items.iter().map(|i| normalise(&i.name)).collect();
+        let seller = normalise(&record.seller.name);
+        for rule in &self.rules {
+            if rule.matches(record.doc_type, &items, &seller) {
+                return Classification {
+                    kind: rule.kind,
+                    rule: Some(rule.name.clone()),
+                };
+            }
+        }
+        Classification {
+            kind: InvoiceKind::General,
+            rule: None,
+        }
+    }
+}
+
+impl Rule {
+    fn matches(&self, doc_type: DocumentType, items: &[String], seller: &str) -> bool {
+        let doc_ok = self.doc_types.is_empty() || self.doc_types.contains(&doc_type);
+        let has_item_condition =
+            !(self.item_category.is_empty() && self.item_name_contains.is_empty());
+        let items_ok = !has_item_condition || items.iter().any(|item| self.item_matches(item));
+        let seller_ok = self.seller_contains.is_empty()
+            || self
+                .seller_contains
+                .iter()
+                .any(|part| seller.contains(part.as_str()));
+        doc_ok && items_ok && seller_ok
+    }
+
+    fn item_matches(&self, item: &str) -> bool {
+        let category_ok = self.item_category.is_empty()
+            || category(item).is_some_and(|c| self.item_category.iter().any(|want| want == c));
+        let name_ok = self.item_name_contains.is_empty()
+            || self
+                .item_name_contains
+                .iter()
+                .any(|part| item.contains(part.as_str()));
+        category_ok && name_ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::{LineItem, Party};
+
+    fn record(doc_type: DocumentType, items: &[&str], seller: &str) -> InvoiceRecord {
+        InvoiceRecord {
+            doc_type,
+            items: items
+                .iter()
+                .map(|name| LineItem {
+                    name: (*name).into(),
+                    ..LineItem::default()
+                })
+                .collect(),
+            seller: Party {
+                name: seller.into(),
+                tax_id: String::new(),
+            },
+            ..InvoiceRecord::default()
+        }
+    }
+
+    fn kind(doc_type: DocumentType, items: &[&str], seller: &str) -> InvoiceKind {
+        RuleSet::builtin()
+            .classify(&record(doc_type, items, seller))
+            .kind
+    }
+
+    #[test]
+    fn the_builtin_table_parses() {
+        let set = RuleSet::parse(BUILTIN).unwrap();
+        assert!(set.rules().len() >= 6);
+        assert_eq!(RuleSet::builtin().rules().len(), set.rules().len());
+    }
+
+    #[test]
+    fn travel_documents_by_type() {
+        for doc_type in [
+            DocumentType::Railway,
+            DocumentType::AirItinerary,
+            DocumentType::Toll,
+        ] {
+            assert_eq!(kind(doc_type, &[], ""), InvoiceKind::Travel, "{doc_type:?}");
+        }
+    }
+
+    #[test]
+    fn travel_by_tax_category() {
+        let d = DocumentType::DigitalNormal;
+        assert_eq!(
+            kind(d, &["*住宿服务*住宿费"], "某某有限公司"),
+            InvoiceKind::Travel
+        );
+        assert_eq!(
+            kind(d, &["*运输服务*客运服务费"], "某科技有限公司"),
+            InvoiceKind::Travel
+        );
+        assert_eq!(
+            kind(d, &["*经纪代理服务*代订机票费"], "某服务公司"),
+            InvoiceKind::Travel
+        );
+        assert_eq!(
+            kind(DocumentType::VatENormal, &["*经营租赁*通行费"], ""),
+            InvoiceKind::Travel
+        );
+        assert_eq!(
+            kind(d, &["*住 宿 服 务*住宿"], ""),
+            InvoiceKind::Travel,
+            "spaced-out text"
+        );
+    }
+
+    #[test]
+    fn general_by_default_and_for_meals_at_hotels() {
+        let d = DocumentType::DigitalNormal;
+        assert_eq!(
+            kind(d, &["*文具*印章"], "印章有限公司"),
+            InvoiceKind::General
+        );
+        assert_eq!(
+            kind(d, &["*餐饮服务*餐饮费"], "某某大酒店"),
+            InvoiceKind::General
+        );
+        assert_eq!(
+            kind(d, &["*运输服务*快递费"], "某快递公司"),
+            InvoiceKind::General
+        );
+        assert_eq!(kind(d, &["*经纪代理服务*会务费"], ""), InvoiceKind::General);
+        assert_eq!(kind(d, &[], ""), InvoiceKind::General);
+    }
+
+    #[test]
+    fn seller_fallback_when_items_say_nothing() {
+        let d = DocumentType::GeneralMachine;
+        assert_eq!(
+            kind(d, &["*现代服务*服务费"], "某某宾馆"),
+            InvoiceKind::Travel
+        );
+    }
+
+    #[test]
+    fn the_deciding_rule_is_reported() {
+        let c = RuleSet::builtin().classify(&record(DocumentType::Railway, &[], ""));
+        assert_eq!(
+            c.rule.as_deref(),
+            Some("railway, flight and toll documents")
+        );
+    }
+
+    #[test]
+    fn invalid_tables_are_refused() {
+        assert!(RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\n").is_err());
+        assert!(
+            RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"bogus\"\ndoc_types=[\"railway\"]")
+                .is_err()
+        );
+        assert!(RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\nunknown = 1").is_err());
+    }
+}

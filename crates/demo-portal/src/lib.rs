@@ -1,0 +1,59 @@
+//! The demo finance portal: a stand-in for a university's web reimbursement system
+//! (网上报销系统) that the service submits claims to and its end-to-end tests drive with a real
+//! browser. Login, a home page whose forms open in an iframe, the 日常报销 and 差旅报销 forms
+//! with rows added by JavaScript, server-side validation with messages on the page, and
+//! `GET /api/claims` showing exactly what was accepted. See the crate's README for the DOM.
+
+mod api;
+mod auth;
+mod clock;
+mod config;
+mod error;
+mod form_fields;
+mod hooks;
+mod html;
+mod model;
+mod pages;
+mod routes;
+mod state;
+mod submit;
+mod upload;
+mod validate;
+
+pub use auth::SESSION_COOKIE;
+pub use config::{Account, DEMO_DISPLAY_NAME, DEMO_EMPLOYEE_NO, DEMO_PASSWORD, PortalConfig};
+pub use error::PortalError;
+pub use hooks::{HANG_MS, Hooks, Page, PageDelay};
+pub use html::escape;
+pub use model::{
+    Attachment, Claim, ClaimDetails, EXPENSE_TYPES, GeneralForm, GeneralRow, TravelForm, TravelRow,
+};
+pub use routes::configure;
+pub use state::{CLAIMS_FILE, PortalState};
+
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer, web};
+use std::net::TcpListener;
+
+/// Seconds a stopping portal waits for requests in flight (a hung page must not hold it long).
+const SHUTDOWN_TIMEOUT_SECS: u64 = 1;
+
+/// Serves the portal on an already bound listener (port 0 in tests). The returned server must be
+/// awaited or spawned on a Tokio runtime; it ignores SIGINT/SIGTERM, leaving its lifetime to the
+/// process that embeds it (stop it with `Server::handle().stop(..)` or by ending the process).
+pub fn serve(listener: TcpListener, config: PortalConfig) -> std::io::Result<Server> {
+    let workers = config.workers.max(1);
+    let state = web::Data::new(PortalState::new(config).map_err(std::io::Error::other)?);
+    let server = HttpServer::new(move || {
+        let state = state.clone();
+        App::new()
+            .configure(move |cfg| configure(cfg, state))
+            .default_service(web::to(routes::not_found))
+    })
+    .workers(workers)
+    .disable_signals()
+    .shutdown_timeout(SHUTDOWN_TIMEOUT_SECS)
+    .listen(listener)?
+    .run();
+    Ok(server)
+}

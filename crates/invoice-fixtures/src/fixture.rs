@@ -1,0 +1,59 @@
+//! A generated fixture, and writing the set to a directory.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use domain::InvoiceRecord;
+
+/// One synthetic document and the record a correct extractor must produce from it.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    /// Stem shared by the document and its golden JSON, e.g. `digital_normal_single`.
+    pub name: String,
+    /// The document's file name, e.g. `digital_normal_single.pdf`.
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+    pub expected: InvoiceRecord,
+}
+
+impl Fixture {
+    pub(crate) fn new(
+        name: &str,
+        extension: &str,
+        bytes: Vec<u8>,
+        expected: InvoiceRecord,
+    ) -> Self {
+        Self {
+            name: name.to_owned(),
+            file_name: format!("{name}.{extension}"),
+            bytes,
+            expected,
+        }
+    }
+
+    /// The golden file's name: `<name>.json`.
+    pub fn golden_file_name(&self) -> String {
+        format!("{}.json", self.name)
+    }
+
+    /// The golden record as committed: pretty JSON with a final newline.
+    pub fn golden_json(&self) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(&self.expected).map(|json| json + "\n")
+    }
+}
+
+/// Writes every fixture and its golden JSON into `dir` (created if missing) and returns the
+/// paths written, documents and JSON alternating.
+pub fn write_all(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    for fixture in crate::catalog::all() {
+        let document = dir.join(&fixture.file_name);
+        std::fs::write(&document, &fixture.bytes)?;
+        written.push(document);
+        let golden = dir.join(fixture.golden_file_name());
+        std::fs::write(&golden, fixture.golden_json().map_err(io::Error::other)?)?;
+        written.push(golden);
+    }
+    Ok(written)
+}

@@ -1,0 +1,326 @@
+//! The outbound-stock document step, shared by process and save: from the current table and
+//! the extracted line items to `易耗品、出库单.doc`, or the reason there is none.
+
+use crate::RECORDS_FILE;
+use docgen::{Cents, Converter, DOC_FILE_NAME, DOCX_FILE_NAME, OutboundDoc, OutboundItem};
+use domain::{DocOutcome, InvoiceKind, InvoiceRecord, LineItem, Party, SessionConfig};
+use serde::Deserialize;
+use session_store::{CsvTable, Session, china_date};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const DOC_SKIPPED: &str = "全部为差旅发票，无需生成出库单";
+
+/// Where the template is and who converts it; one per service.
+#[derive(Debug, Clone)]
+pub struct DocumentSettings {
+    pub template: PathBuf,
+    pub converter: Arc<Converter>,
+}
+
+impl Default for DocumentSettings {
+    fn default() -> Self {
+        Self {
+            template: PathBuf::from(docgen::DEFAULT_TEMPLATE),
+            converter: Arc::new(Converter::default()),
+        }
+    }
+}
+
+/// One entry of invoice_records.json.
+#[derive(Debug, Deserialize)]
+pub(crate) struct StoredRecord {
+    pub kind: InvoiceKind,
+    pub record: InvoiceRecord,
+}
+
+/// The document outcome and the class counts of the table's rows.
+#[derive(Debug, Clone)]
+pub struct DocumentReport {
+    pub outcome: DocOutcome,
+    pub travel_count: usize,
+    pub general_count: usize,
+}
+
+/// Regenerates the document from the table as it is now (after an edit, too): general rows
+/// only, each with the line items extracted from its invoice. Travel-only tables skip the
+/// document and remove a stale one, so no outdated document is left to download.
+pub fn regenerate_document(
+    session: &Session,
+    table: &CsvTable,
+    config: &SessionConfig,
+    settings: &DocumentSettings,
+) -> DocumentReport {
+    let stored: Vec<StoredRecord> = session
+        .read_json(RECORDS_FILE)
+        .ok()
+        .flatten()
+        .and_then(|value| serde_json::from_value(value).ok())
+        .unwrap_or_default();
+    let by_number: HashMap<&str, &StoredRecord> = stored
+        .iter()
+        .filter(|s| !s.record.invoice_number.is_empty())
+        .map(|s| (s.record.invoice_number.as_str(), s))
+        .collect();
+    let column = |name: &str| table.fields.iter().position(|f| f == name);
+    let cell = |row: &[String], name: &str| {
+        column(name)
+            .and_then(|i| row.get(i))
+            .cloned()
+            .unwrap_or_default()
+    };
+
+    let mut items = Vec::new();
+    let (mut travel_count, mut general_count) = (0, 0);
+    for row in &table.rows {
+        let number = cell(row, "发票号码");
+        let stored = by_number.get(number.as_str());
+        let kind = match stored {
+            Some(stored) => stored.kind,
+            None => {
+                classify::classify(&row_as_record(
+                    &cell(row, "项目名称"),
+                    &cell(row, "销售方名称"),
+                ))
+                .kind
+            }
+        };
+        if kind == InvoiceKind::Travel {
+            travel_count += 1;
+            continue;
+        }
+        general_count += 1;
+        let edited = RowEdits {
+            name: cell(row, "项目名称"),
+            spec: cell(row, "规格型号"),
+            total: cell(row, "价税合计"),
+        };
+        items.extend(items_for_row(stored.map(|s| &s.record), &edited));
+    }
+
+    let outcome = if general_count == 0 {
+        for stale in [DOC_FILE_NAME, DOCX_FILE_NAME] {
+            let _ = std::fs::remove_file(session.path().join(stale));
+        }
+        DocOutcome::Skipped {
+            message: DOC_SKIPPED.to_owned(),
+        }
+    } else {
+        let doc = OutboundDoc {
+            date: china_date(),
+            claimant: config.default_name.clone(),
+            department: String::new(),
+            storage: config.consumable_storage.clone(),
+            items,
+        };
+        match docgen::generate(
+            &settings.template,
+            &doc,
+            session.path(),
+            &settings.converter,
+        ) {
+            Ok(_) => {
+                let _ = session.log(
+                    "INFO",
+                    "docgen",
+                    &format!("已生成 {DOC_FILE_NAME}（{} 项）", doc.items.len()),
+                );
+                DocOutcome::Generated {
+                    doc_url: doc_url(session),
+                }
+            }
+            Err(error) => {
+                let message = error.to_string();
+                let _ = session.log("ERROR", "docgen", &format!("出库单生成失败：{message}"));
+                DocOutcome::Failed { error: message }
+            }
+        }
+    };
+    DocumentReport {
+        outcome,
+        travel_count,
+        general_count,
+    }
+}
+
+/// The download path of the document, its name percent-encoded.
+fn doc_url(session: &Session) -> String {
+    let encoded: String = DOC_FILE_NAME
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b == b'.' {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    format!("/api/download/{}/{encoded}", session.id())
+}
+
+/// What the user may have changed in a row.
+struct RowEdits {
+    name: String,
+    spec: String,
+    total: String,
+}
+
+/// The document lines of one general invoice. With its extracted record: one line per item,
+/// amounts including tax (what was paid), the table's edited name, spec and (for a
+/// single-item invoice) total taking precedence. Without one (a row typed by hand): one line
+/// from the row itself.
+fn items_for_row(record: Option<&InvoiceRecord>, edited: &RowEdits) -> Vec<OutboundItem> {
+    let Some(record) = record.filter(|r| !r.items.is_empty()) else {
+        return vec![OutboundItem {
+            name: without_category(&edited.name),
+            spec: edited.spec.clone(),
+            unit: String::new(),
+            quantity: "1".into(),
+            unit_price: edited.total.clone(),
+            amount: edited.total.clone(),
+        }];
+    };
+    let single = record.items.len() == 1;
+    record
+        .items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let mut line = outbound_item(item);
+            if index == 0 {
+                if !edited.name.is_empty() && edited.name != item.name {
+                    line.name = without_category(&edited.name);
+                }
+                if edited.spec != item.spec {
+                    line.spec = edited.spec.clone();
+                }
+                if single && !edited.total.is_empty() && edited.total != record.total_with_tax {
+                    line.amount = edited.total.clone();
+                    line.unit_price = unit_price(&edited.total, &line.quantity).unwrap_or_default();
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+fn outbound_item(item: &LineItem) -> OutboundItem {
+    let with_tax = match (Cents::parse(&item.amount), Cents::parse(&item.tax)) {
+        (Ok(amount), Ok(tax)) => amount.checked_add(tax).map(|c| c.to_string()),
+        (Ok(amount), Err(_)) => Some(amount.to_string()),
+        _ => None,
+    }
+    .unwrap_or_else(|| item.amount.clone());
+    let quantity = if item.quantity.is_empty() {
+        "1".to_owned()
+    } else {
+        item.quantity.clone()
+    };
+    OutboundItem {
+        name: without_category(&item.name),
+        spec: item.spec.clone(),
+        unit: item.unit.clone(),
+        unit_price: unit_price(&with_tax, &quantity).unwrap_or_else(|| item.unit_price.clone()),
+        quantity,
+        amount: with_tax,
+    }
+}
+
+/// Price per unit including tax, to the cent; `None` when the quantity is not a plain number.
+fn unit_price(amount: &str, quantity: &str) -> Option<String> {
+    let cents = Cents::parse(amount).ok()?.0 as f64;
+    let quantity: f64 = quantity.trim().parse().ok().filter(|q: &f64| *q > 0.0)?;
+    let per_unit = (cents / quantity).round() as i64;
+    Some(Cents(per_unit).to_string())
+}
+
+/// `*文具*印章` → `印章`: a stock form names the goods, not the tax category.
+fn without_category(name: &str) -> String {
+    name.strip_prefix('*')
+        .and_then(|rest| rest.split_once('*'))
+        .map_or(name, |(_, goods)| goods)
+        .to_owned()
+}
+
+fn row_as_record(item_name: &str, seller: &str) -> InvoiceRecord {
+    InvoiceRecord {
+        items: vec![LineItem {
+            name: item_name.to_owned(),
+            ..LineItem::default()
+        }],
+        seller: Party {
+            name: seller.to_owned(),
+            tax_id: String::new(),
+        },
+        ..InvoiceRecord::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(name: &str, quantity: &str, amount: &str, tax: &str) -> LineItem {
+        LineItem {
+            name: name.into(),
+            spec: "型号A".into(),
+            unit: "个".into(),
+            quantity: quantity.into(),
+            unit_price: "1".into(),
+            amount: amount.into(),
+            tax_rate: "13%".into(),
+            tax: tax.into(),
+            ..LineItem::default()
+        }
+    }
+
+    #[test]
+    fn items_carry_the_tax_and_lose_the_category() {
+        let line = outbound_item(&item("*文具*印章", "2", "100.00", "13.00"));
+        assert_eq!(line.name, "印章");
+        assert_eq!(line.amount, "113.00");
+        assert_eq!(line.unit_price, "56.50");
+        assert_eq!(line.quantity, "2");
+        let no_quantity = outbound_item(&item("*餐饮服务*餐费", "", "99.01", "0.99"));
+        assert_eq!(no_quantity.quantity, "1");
+        assert_eq!(no_quantity.amount, "100.00");
+    }
+
+    #[test]
+    fn edits_in_the_table_win() {
+        let record = InvoiceRecord {
+            total_with_tax: "113.00".into(),
+            items: vec![item("*文具*印章", "1", "100.00", "13.00")],
+            ..InvoiceRecord::default()
+        };
+        let edited = RowEdits {
+            name: "*文具*公章".into(),
+            spec: "圆形".into(),
+            total: "120.00".into(),
+        };
+        let lines = items_for_row(Some(&record), &edited);
+        assert_eq!(lines[0].name, "公章");
+        assert_eq!(lines[0].spec, "圆形");
+        assert_eq!(lines[0].amount, "120.00");
+        let unchanged = RowEdits {
+            name: "*文具*印章".into(),
+            spec: "型号A".into(),
+            total: "113.00".into(),
+        };
+        assert_eq!(items_for_row(Some(&record), &unchanged)[0].amount, "113.00");
+    }
+
+    #[test]
+    fn a_hand_typed_row_is_one_line() {
+        let edited = RowEdits {
+            name: "打印纸".into(),
+            spec: "A4".into(),
+            total: "25.00".into(),
+        };
+        let lines = items_for_row(None, &edited);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].amount, "25.00");
+        assert_eq!(lines[0].quantity, "1");
+    }
+}

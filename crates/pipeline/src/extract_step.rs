@@ -1,0 +1,134 @@
+//! Extracting every invoice document of a session, one file at a time, each failure contained.
+
+use crate::cache::{self, Cached};
+use crate::summary::one_line;
+use domain::{Event, FileStatus, InvoiceRecord};
+use session_store::Session;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// What happened to one file.
+#[derive(Debug, Clone)]
+pub enum FileOutcome {
+    Extracted(Box<InvoiceRecord>),
+    Failed(String),
+}
+
+/// One invoice document of the session and its outcome.
+#[derive(Debug, Clone)]
+pub struct ExtractedFile {
+    pub file: String,
+    pub digest: String,
+    pub outcome: FileOutcome,
+}
+
+/// Extracts every uploaded PDF, XML and OFD, in upload order, emitting `file_progress` events:
+/// `processing`, then `done` with a summary, `cached` when the same bytes were extracted before
+/// in this session, or `error` with the reason. One bad file never stops the others.
+pub fn extract_documents(session: &Session) -> Vec<ExtractedFile> {
+    let files = match session.list_files() {
+        Ok(files) => files,
+        Err(error) => {
+            let _ = session.log("ERROR", "extractor", &format!("无法列出会话文件：{error}"));
+            return Vec::new();
+        }
+    };
+    files
+        .into_iter()
+        .filter(|f| f.kind.is_invoice_document())
+        .map(|f| extract_one(session, &f.name))
+        .collect()
+}
+
+fn emit(
+    session: &Session,
+    file: &str,
+    status: FileStatus,
+    summary: Option<String>,
+    error: Option<String>,
+) {
+    let event = Event::FileProgress {
+        file: file.to_owned(),
+        status,
+        summary,
+        error,
+    };
+    if let Err(error) = session.emit(&event) {
+        tracing::warn!(session = %session.id(), "cannot write file event: {error}");
+    }
+}
+
+fn extract_one(session: &Session, file: &str) -> ExtractedFile {
+    emit(session, file, FileStatus::Processing, None, None);
+    let bytes = match session.existing_file(file).and_then(|path| {
+        std::fs::read(&path).map_err(|source| session_store::StoreError::Io { path, source })
+    }) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            return failed(
+                session,
+                file,
+                String::new(),
+                format!("无法读取文件：{error}"),
+            );
+        }
+    };
+    let digest = cache::digest(&bytes);
+    if let Some(cached) = cache::load(session, &digest) {
+        return match cached {
+            Cached::Record(record) => {
+                emit(
+                    session,
+                    file,
+                    FileStatus::Cached,
+                    Some(one_line(&record)),
+                    None,
+                );
+                let _ = session.log("INFO", "extractor", &format!("{file}：使用缓存结果"));
+                ExtractedFile {
+                    file: file.to_owned(),
+                    digest,
+                    outcome: FileOutcome::Extracted(record),
+                }
+            }
+            Cached::Error(message) => failed(session, file, digest, message),
+        };
+    }
+    // The extractor is written not to panic; this is the last line of defence so that one
+    // hostile file can never take the run down with it.
+    let outcome = catch_unwind(AssertUnwindSafe(|| extraction::extract(&bytes, file)));
+    match outcome {
+        Ok(Ok(record)) => {
+            cache::store(session, &digest, &Cached::Record(Box::new(record.clone())));
+            let summary = one_line(&record);
+            let _ = session.log("INFO", "extractor", &format!("{file}：{summary}"));
+            emit(session, file, FileStatus::Done, Some(summary), None);
+            ExtractedFile {
+                file: file.to_owned(),
+                digest,
+                outcome: FileOutcome::Extracted(Box::new(record)),
+            }
+        }
+        Ok(Err(error)) => {
+            let message = error.to_string();
+            cache::store(session, &digest, &Cached::Error(message.clone()));
+            failed(session, file, digest, message)
+        }
+        Err(_) => failed(session, file, digest, "提取时发生内部错误".to_owned()),
+    }
+}
+
+fn failed(session: &Session, file: &str, digest: String, message: String) -> ExtractedFile {
+    let _ = session.log("WARN", "extractor", &format!("{file}：{message}"));
+    emit(
+        session,
+        file,
+        FileStatus::Error,
+        None,
+        Some(message.clone()),
+    );
+    ExtractedFile {
+        file: file.to_owned(),
+        digest,
+        outcome: FileOutcome::Failed(message),
+    }
+}

@@ -1,0 +1,18 @@
+//! The processing steps of a session, run inside a background job: extraction, duplicates,
+//! classification, the invoice table and the `done` result.
+
+mod cache;
+mod document;
+mod extract_step;
+mod process;
+mod summary;
+mod table;
+
+pub use document::{DocumentReport, DocumentSettings, regenerate_document};
+pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
+pub use process::{ProcessOutcome, process};
+pub use table::{invoice_table, summary_row};
+
+/// File of the full extraction records (one object per invoice, with its class and source
+/// file), for the steps that need more than the 13 columns (document, agent, submission).
+pub const RECORDS_FILE: &str = "invoice_records.json";
