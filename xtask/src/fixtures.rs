@@ -15,7 +15,7 @@ pub fn fixtures() -> anyhow::Result<()> {
         "--package",
         "invoice-fixtures",
         "--example",
-        "generate",
+        "generate_fixtures",
         "--",
         "fixtures/invoices",
     ];

@@ -6,6 +6,7 @@
 
 mod api;
 mod auth;
+mod background;
 mod clock;
 mod config;
 mod error;
@@ -21,6 +22,7 @@ mod upload;
 mod validate;
 
 pub use auth::SESSION_COOKIE;
+pub use background::{PortalThread, spawn};
 pub use config::{Account, DEMO_DISPLAY_NAME, DEMO_EMPLOYEE_NO, DEMO_PASSWORD, PortalConfig};
 pub use error::PortalError;
 pub use hooks::{HANG_MS, Hooks, Page, PageDelay};

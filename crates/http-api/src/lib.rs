@@ -8,6 +8,6 @@ mod sse;
 mod state;
 
 pub use error::ApiError;
-pub use server::serve;
+pub use server::{run, serve};
 pub use sse::SseSettings;
 pub use state::AppState;

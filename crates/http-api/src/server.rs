@@ -49,6 +49,12 @@ pub fn serve(
     Ok(server)
 }
 
+/// Runs the service on the calling thread until SIGINT/SIGTERM, then shuts down gracefully.
+/// For the binary, which thereby needs no knowledge of actix.
+pub fn run(listener: TcpListener, state: AppState, workers: Option<usize>) -> std::io::Result<()> {
+    actix_web::rt::System::new().block_on(async move { serve(listener, state, workers)?.await })
+}
+
 fn json_error(error: error::JsonPayloadError, _: &HttpRequest) -> error::Error {
     let message = match &error {
         error::JsonPayloadError::ContentType => {

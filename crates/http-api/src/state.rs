@@ -2,7 +2,7 @@
 
 use crate::sse::{SseSettings, WatchHub};
 use domain::SessionConfig;
-use pipeline::DocumentSettings;
+use pipeline::{DocumentSettings, FinanceSettings};
 use session_store::{JobRunner, Store};
 use std::sync::Arc;
 
@@ -16,6 +16,8 @@ pub struct AppState {
     pub sse: SseSettings,
     /// The outbound-stock template and the LibreOffice converter shared by every session.
     pub documents: DocumentSettings,
+    /// The finance system's flow file and the browser to drive it with.
+    pub finance: FinanceSettings,
     pub(crate) hub: WatchHub,
 }
 
@@ -25,6 +27,7 @@ impl AppState {
         defaults: SessionConfig,
         sse: SseSettings,
         documents: DocumentSettings,
+        finance: FinanceSettings,
     ) -> Self {
         Self {
             store,
@@ -32,6 +35,7 @@ impl AppState {
             defaults: Arc::new(defaults),
             sse,
             documents,
+            finance,
             hub: WatchHub::new(),
         }
     }

@@ -31,6 +31,9 @@ impl Default for DocumentSettings {
 /// One entry of invoice_records.json.
 #[derive(Debug, Deserialize)]
 pub(crate) struct StoredRecord {
+    /// The uploaded file the invoice came from.
+    #[serde(default)]
+    pub file: Option<String>,
     pub kind: InvoiceKind,
     pub record: InvoiceRecord,
 }

@@ -5,12 +5,14 @@ mod cache;
 mod document;
 mod extract_step;
 mod process;
+mod submit;
 mod summary;
 mod table;
 
 pub use document::{DocumentReport, DocumentSettings, regenerate_document};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
 pub use process::{ProcessOutcome, process};
+pub use submit::{FinanceSettings, SCREENSHOT_PREFIX, submit};
 pub use table::{invoice_table, summary_row};
 
 /// File of the full extraction records (one object per invoice, with its class and source

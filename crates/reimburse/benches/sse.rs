@@ -50,6 +50,9 @@ async fn main() {
             "serve",
             "--addr",
             &format!("127.0.0.1:{port}"),
+            // The default set-up, demo portal included, on a free port.
+            "--portal-addr",
+            "127.0.0.1:0",
             "--data-dir",
         ])
         .arg(data_dir.path())
@@ -67,7 +70,8 @@ async fn main() {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Let start-up settle (the LibreOffice warm-up runs in a child process of its own).
+    tokio::time::sleep(Duration::from_secs(4)).await;
     let idle_rss = rss_kib(child.id());
 
     let sent: Arc<Mutex<Vec<Option<Instant>>>> = Arc::new(Mutex::new(vec![None; LINES]));

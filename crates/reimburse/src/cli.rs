@@ -57,4 +57,12 @@ pub struct ServeArgs {
     /// HTTP worker threads (default: one per CPU core).
     #[arg(long, env = "REIMBURSE_WORKERS")]
     pub workers: Option<usize>,
+
+    /// Address of the built-in demo finance portal (the embedded default finance system).
+    #[arg(long, env = "REIMBURSE_PORTAL_ADDR", default_value = "127.0.0.1:8090")]
+    pub portal_addr: SocketAddr,
+
+    /// Do not start the demo finance portal (when a real finance system is configured).
+    #[arg(long, env = "REIMBURSE_NO_PORTAL")]
+    pub no_portal: bool,
 }

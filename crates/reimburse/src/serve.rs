@@ -4,8 +4,9 @@ use crate::cli::ServeArgs;
 use crate::service_config::{DEFAULT_PASSWORD_ENV, ServiceConfig};
 use anyhow::Context;
 use docgen::{Converter, ConverterConfig};
+use finance_bot::{BotOptions, WebDriverTarget};
 use http_api::{AppState, SseSettings};
-use pipeline::DocumentSettings;
+use pipeline::{DocumentSettings, FinanceSettings};
 use session_store::{Store, StoreOptions};
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -43,7 +44,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if !documents.template.is_file() {
         tracing::warn!(template = %documents.template.display(), "outbound-stock template not found; documents will fail with doc_error");
     }
-    let state = AppState::new(store, defaults, sse, documents);
+    // Kept alive until the service stops; dropping it stops the portal.
+    let portal = start_demo_portal(&args)?;
+    let finance = finance_settings(&config.finance, portal.as_ref());
+    tracing::info!(
+        flow = %finance.flow.display(),
+        portal = %finance.options.base_url.as_deref().unwrap_or("(the flow's base_url)"),
+        "finance submission"
+    );
+    let state = AppState::new(store, defaults, sse, documents, finance);
     let listener =
         TcpListener::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
     let local = listener.local_addr()?;
@@ -54,10 +63,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         "reimburse listening on http://{local}"
     );
     let workers = args.workers;
-    actix_web::rt::System::new().block_on(async move {
-        let server = http_api::serve(listener, state, workers)?;
-        server.await
-    })?;
+    http_api::run(listener, state, workers)?;
     tracing::info!("reimburse stopped");
     Ok(())
 }
@@ -74,5 +80,63 @@ fn warm_up_in_background(converter: Arc<Converter>) {
         });
     if let Err(error) = spawned {
         tracing::warn!("cannot start the LibreOffice warm-up: {error}");
+    }
+}
+
+/// The built-in demo finance portal, on its own port, its claims kept in the data dir so the
+/// double-claim check survives a restart.
+fn start_demo_portal(args: &ServeArgs) -> anyhow::Result<Option<demo_portal::PortalThread>> {
+    if args.no_portal {
+        return Ok(None);
+    }
+    let listener = TcpListener::bind(args.portal_addr).with_context(|| {
+        format!(
+            "cannot start the demo finance portal on {} (use --portal-addr or --no-portal)",
+            args.portal_addr
+        )
+    })?;
+    let config = demo_portal::PortalConfig {
+        claims_dir: Some(args.data_dir.join("demo-portal")),
+        ..demo_portal::PortalConfig::default()
+    };
+    let portal =
+        demo_portal::spawn(listener, config).context("cannot start the demo finance portal")?;
+    tracing::info!(
+        "demo finance portal on {} (工号 {}, 密码 {})",
+        portal.base_url(),
+        demo_portal::DEMO_EMPLOYEE_NO,
+        demo_portal::DEMO_PASSWORD
+    );
+    Ok(Some(portal))
+}
+
+/// The configured finance system, else the built-in demo portal when it runs.
+fn finance_settings(
+    config: &crate::service_config::Finance,
+    portal: Option<&demo_portal::PortalThread>,
+) -> FinanceSettings {
+    let base_url = if config.base_url.is_empty() {
+        portal.map(demo_portal::PortalThread::base_url)
+    } else {
+        Some(config.base_url.clone())
+    };
+    let webdriver = if config.webdriver_url.is_empty() {
+        WebDriverTarget::Local {
+            chromedriver_path: config.chromedriver.clone(),
+            chromium_path: config.chromium.clone(),
+        }
+    } else {
+        WebDriverTarget::Remote {
+            url: config.webdriver_url.clone(),
+        }
+    };
+    FinanceSettings {
+        flow: config.flow.clone(),
+        options: BotOptions {
+            webdriver,
+            base_url,
+            step_timeout: Duration::from_secs(config.step_timeout_secs.max(1)),
+            ..BotOptions::default()
+        },
     }
 }

@@ -17,6 +17,36 @@ pub struct ServiceConfig {
     pub defaults: Defaults,
     pub upload: Upload,
     pub document: Document,
+    pub finance: Finance,
+}
+
+/// The finance system and how to reach it with a browser.
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Finance {
+    /// The portal's flow file (TOML, see docs/flows.md).
+    pub flow: PathBuf,
+    /// The portal's address; empty: the built-in demo portal when it runs, else the flow's own.
+    pub base_url: String,
+    /// A remote WebDriver (e.g. a Selenium Grid); empty: start the local chromedriver.
+    pub webdriver_url: String,
+    pub chromedriver: PathBuf,
+    pub chromium: PathBuf,
+    /// Longest a single step may wait for the portal.
+    pub step_timeout_secs: u64,
+}
+
+impl Default for Finance {
+    fn default() -> Self {
+        Self {
+            flow: PathBuf::from("flows/demo-portal.toml"),
+            base_url: String::new(),
+            webdriver_url: String::new(),
+            chromedriver: PathBuf::from("/usr/bin/chromedriver"),
+            chromium: PathBuf::from("/usr/bin/chromium"),
+            step_timeout_secs: 20,
+        }
+    }
 }
 
 /// The outbound-stock document.
@@ -124,6 +154,10 @@ mod tests {
             [document]
             template = "/srv/forms/出库单.docx"
             convert_mode = "cold"
+            [finance]
+            flow = "flows/my-university.toml"
+            base_url = "https://cw.example.edu.cn"
+            webdriver_url = "http://grid:4444"
             "#,
         )
         .unwrap();

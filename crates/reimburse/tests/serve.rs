@@ -27,7 +27,14 @@ impl Drop for Server {
 /// Starts the binary on port 0 and reads the bound address from its log.
 fn start(data_dir: &std::path::Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--portal-addr",
+            "127.0.0.1:0",
+            "--data-dir",
+        ])
         .arg(data_dir)
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")

@@ -27,6 +27,10 @@ pub use table::{CsvTable, PREFERRED_CSV, SUMMARY_CSV};
 pub use tail::{TailChunk, read_new_lines};
 pub use upload::UploadSink;
 
+/// Images the service itself writes into a session (the finance bot's failure screenshots)
+/// start with this; they are downloadable but not listed as uploads.
+pub const GENERATED_IMAGE_PREFIX: &str = "submit-failure-";
+
 /// Name of the result file of the last operation.
 pub const RESULT_FILE: &str = "result.json";
 /// Name of the session configuration file.

@@ -74,7 +74,7 @@ impl Session {
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            if name.starts_with('.') {
+            if name.starts_with('.') || name.starts_with(crate::GENERATED_IMAGE_PREFIX) {
                 continue;
             }
             let Some(kind) = FileKind::from_name(&name) else {
@@ -142,6 +142,27 @@ impl Session {
     /// Reads a JSON document; `None` when absent.
     pub fn read_json(&self, name: &str) -> Result<Option<serde_json::Value>, StoreError> {
         read_json_at(&self.file_path(name)?, name)
+    }
+
+    /// Reads a hidden bookkeeping JSON file (name starting with a dot); `None` when absent or
+    /// unreadable.
+    pub fn read_json_hidden(&self, name: &str) -> Option<serde_json::Value> {
+        if !name.starts_with('.') || name.contains('/') {
+            return None;
+        }
+        read_json_at(&self.path.join(name), name).ok().flatten()
+    }
+
+    /// Writes a hidden bookkeeping JSON file atomically.
+    pub fn write_json_hidden(&self, name: &str, value: &impl Serialize) -> Result<(), StoreError> {
+        if !name.starts_with('.') || name.contains('/') {
+            return Err(StoreError::BadFileName(domain::FileNameError::Unsafe));
+        }
+        let bytes = serde_json::to_vec_pretty(value).map_err(|e| StoreError::Json {
+            file: name.into(),
+            message: e.to_string(),
+        })?;
+        write_atomic(&self.path.join(name), &bytes)
     }
 
     /// The session's config.json, the password decrypted; `None` when there is none yet.

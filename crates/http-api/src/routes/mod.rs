@@ -8,6 +8,7 @@ mod logs;
 mod process;
 mod save;
 mod session;
+mod submit;
 mod upload;
 
 use actix_web::web;
@@ -29,5 +30,9 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .route("/api/data/{session_id}", web::get().to(data::read))
         .route("/api/save/{session_id}", web::post().to(save::save))
         .route("/api/process/{session_id}", web::post().to(process::start))
+        .route(
+            "/api/submit-financial/{session_id}",
+            web::post().to(submit::start),
+        )
         .route("/api/logs/{session_id}", web::get().to(logs::stream));
 }

@@ -10,9 +10,10 @@
 
 use docgen::Converter;
 use domain::SessionConfig;
+use finance_bot::BotOptions;
 use futures_util::StreamExt;
 use http_api::{AppState, SseSettings};
-use pipeline::DocumentSettings;
+use pipeline::{DocumentSettings, FinanceSettings};
 use reqwest::multipart::{Form, Part};
 use session_store::{Session, Store, StoreOptions};
 use std::net::TcpListener;
@@ -32,6 +33,19 @@ pub struct Options {
     pub defaults: SessionConfig,
     pub sse: SseSettings,
     pub documents: DocumentSettings,
+    pub finance: FinanceSettings,
+}
+
+/// The shipped flow for the demo portal; tests point `base_url` at their own portal.
+pub fn finance(base_url: Option<String>) -> FinanceSettings {
+    FinanceSettings {
+        flow: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../flows/demo-portal.toml"),
+        options: BotOptions {
+            base_url,
+            step_timeout: Duration::from_secs(15),
+            ..BotOptions::default()
+        },
+    }
 }
 
 /// One LibreOffice for the whole test binary: starting one per test would cost seconds each.
@@ -58,6 +72,7 @@ impl Default for Options {
             defaults: SessionConfig::default(),
             sse: SseSettings::default(),
             documents: documents(),
+            finance: finance(None),
         }
     }
 }
@@ -75,7 +90,13 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         },
     )
     .unwrap();
-    let state = AppState::new(store, options.defaults, options.sse, options.documents);
+    let state = AppState::new(
+        store,
+        options.defaults,
+        options.sse,
+        options.documents,
+        options.finance,
+    );
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let server = http_api::serve(listener, state.clone(), Some(2)).unwrap();

@@ -1,5 +1,5 @@
 //! Per-field accuracy of extraction on the real corpus, with every mismatch:
-//! `cargo run -p extraction --example accuracy [-- CORPUS_DIR]` (default: `REIMBURSE_CORPUS`
+//! `cargo run -p extraction --example extract_accuracy [-- CORPUS_DIR]` (default: `REIMBURSE_CORPUS`
 //! or `shared/corpus/invoices` above this crate). Unlabelled OFD/XML files are summarised.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]

@@ -1,4 +1,4 @@
-//! Writes every fixture and its golden JSON: `cargo run -p invoice-fixtures --example generate
+//! Writes every fixture and its golden JSON: `cargo run -p invoice-fixtures --example generate_fixtures
 //! -- fixtures/invoices` (what `cargo xtask fixtures` runs).
 
 use std::path::PathBuf;

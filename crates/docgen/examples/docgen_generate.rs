@@ -1,5 +1,5 @@
 //! Fills a template with sample (or given) data and writes `易耗品、出库单.doc/.docx`, to try
-//! a clerk's own template: `cargo run -p docgen --example generate -- TEMPLATE OUT_DIR [DOC.json]`.
+//! a clerk's own template: `cargo run -p docgen --example docgen_generate -- TEMPLATE OUT_DIR [DOC.json]`.
 //! DOC.json has the fields of `docgen::OutboundDoc` (date, claimant, department, storage,
 //! items[name, spec, unit, quantity, unit_price, amount]).
 

@@ -1,0 +1,215 @@
+//! The entry point: validate the flow against the submission, start the browser, run the steps
+//! under the overall timeout, screenshot a failure, and always close the browser.
+
+use crate::driver::{Browser, WebDriverTarget};
+use crate::error::{ErrorKind, SubmitError};
+use crate::flow::FlowFile;
+use crate::log_filter::without_wire_traffic;
+use crate::scope::Scope;
+use crate::screenshot::save_failure_screenshot;
+use crate::steps::Runner;
+use crate::submission::Submission;
+use crate::validate::{resolve_base_url, validate};
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tracing::instrument::WithSubscriber;
+
+/// Name under which the flow's `read_text … into = "claim_no"` is returned as the claim number.
+pub const CLAIM_NO_KEY: &str = "claim_no";
+
+/// How to run the browser.
+#[derive(Debug, Clone)]
+pub struct BotOptions {
+    pub webdriver: WebDriverTarget,
+    /// Failure screenshots go here (created when needed).
+    pub screenshot_dir: PathBuf,
+    /// Timeout of a step that sets none itself.
+    pub step_timeout: Duration,
+    /// Limit for the whole submission, browser start included.
+    pub overall_timeout: Duration,
+    /// Limit for starting chromedriver and the browser session.
+    pub startup_timeout: Duration,
+    pub headless: bool,
+    /// Overrides the flow file's `[portal] base_url`.
+    pub base_url: Option<String>,
+    /// Parent of the temporary browser profile; the system temp dir when `None`.
+    pub work_dir: Option<PathBuf>,
+}
+
+impl Default for BotOptions {
+    fn default() -> Self {
+        Self {
+            webdriver: WebDriverTarget::default(),
+            screenshot_dir: std::env::temp_dir().join("finance-bot-screenshots"),
+            step_timeout: Duration::from_secs(10),
+            overall_timeout: Duration::from_secs(300),
+            startup_timeout: Duration::from_secs(30),
+            headless: true,
+            base_url: None,
+            work_dir: None,
+        }
+    }
+}
+
+/// A claim the portal accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmitOutcome {
+    /// The value read `into = "claim_no"`, if the flow reads one.
+    pub claim_no: Option<String>,
+    /// Everything the flow read with `read_text`.
+    pub values: BTreeMap<String, String>,
+    /// Wall time from start to the browser being closed.
+    pub elapsed: Duration,
+}
+
+/// Files claims by driving a browser through a flow.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bot;
+
+impl Bot {
+    /// Checks the flow against the submission without starting a browser.
+    pub fn validate(
+        flow: &FlowFile,
+        submission: &Submission,
+        options: &BotOptions,
+    ) -> Result<(), SubmitError> {
+        let secrets = [submission.config.password.expose().to_owned()];
+        resolve_base_url(flow, submission, options.base_url.as_deref())
+            .and_then(|base_url| validate(flow, submission, &base_url))
+            .map_err(|e| e.scrubbed(&secrets))
+    }
+
+    /// Blocking [`Bot::submit_async`] on a runtime of its own, for callers on a plain thread
+    /// (not inside a Tokio runtime). A panic inside is caught and reported as an error after
+    /// the browser has been killed.
+    pub fn submit(
+        flow: &FlowFile,
+        submission: &Submission,
+        options: &BotOptions,
+    ) -> Result<SubmitOutcome, SubmitError> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(SubmitError::general(
+                ErrorKind::Internal,
+                "Bot::submit 不能在异步运行时内调用，请改用 Bot::submit_async 或在普通线程中调用",
+            ));
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| {
+                SubmitError::general(ErrorKind::Internal, format!("无法创建异步运行时：{e}"))
+            })?;
+        let run =
+            AssertUnwindSafe(|| runtime.block_on(Self::submit_async(flow, submission, options)));
+        std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let secrets = [submission.config.password.expose().to_owned()];
+            Err(
+                SubmitError::general(ErrorKind::Internal, format!("内部错误：{what}"))
+                    .scrubbed(&secrets),
+            )
+        })
+    }
+
+    /// Files `submission` following `flow`. The browser is closed and chromedriver stopped
+    /// before this returns, whatever happened; if the future is dropped early, they are killed.
+    pub async fn submit_async(
+        flow: &FlowFile,
+        submission: &Submission,
+        options: &BotOptions,
+    ) -> Result<SubmitOutcome, SubmitError> {
+        let run = Self::run(flow, submission, options);
+        match without_wire_traffic() {
+            Some(dispatch) => run.with_subscriber(dispatch).await,
+            None => run.await,
+        }
+    }
+
+    async fn run(
+        flow: &FlowFile,
+        submission: &Submission,
+        options: &BotOptions,
+    ) -> Result<SubmitOutcome, SubmitError> {
+        let started = Instant::now();
+        Self::validate(flow, submission, options)?;
+        let base_url = resolve_base_url(flow, submission, options.base_url.as_deref())?;
+        let Some(steps) = flow.steps(submission.kind) else {
+            // validate() already refuses this; kept for the type system.
+            return Err(SubmitError::general(ErrorKind::InvalidFlow, "流程缺失"));
+        };
+        let scope = Scope::new(submission, &flow.portal.name, &base_url);
+        let secrets = scope.secrets();
+        tracing::info!(
+            "开始{}：门户「{}」，{}行",
+            submission.kind.label(),
+            flow.portal.name,
+            submission.rows.len()
+        );
+
+        let startup_timeout = options.startup_timeout.min(options.overall_timeout);
+        let browser = Browser::start(
+            &options.webdriver,
+            options.headless,
+            options.work_dir.as_deref(),
+            startup_timeout,
+            options.overall_timeout,
+        )
+        .await
+        .map_err(|m| SubmitError::general(ErrorKind::Browser, m).scrubbed(&secrets))?;
+        let Some(driver) = browser.driver() else {
+            browser.close().await;
+            return Err(SubmitError::general(ErrorKind::Browser, "浏览器会话不可用"));
+        };
+
+        let mut runner = Runner::new(
+            driver,
+            options.step_timeout,
+            flow.portal.fill_method,
+            secrets.clone(),
+        );
+        let remaining = options.overall_timeout.saturating_sub(started.elapsed());
+        let result = match tokio::time::timeout(remaining, runner.run(steps, scope)).await {
+            Ok(Ok(())) => Ok(SubmitOutcome {
+                claim_no: runner.values.get(CLAIM_NO_KEY).cloned(),
+                values: std::mem::take(&mut runner.values),
+                elapsed: Duration::ZERO,
+            }),
+            Ok(Err(mut error)) => {
+                error.screenshot = save_failure_screenshot(driver, &options.screenshot_dir).await;
+                Err(error.scrubbed(&secrets))
+            }
+            Err(_) => {
+                // The step was cut off mid-command: the session would only answer after that
+                // command, so no screenshot and no polite quit, just kill.
+                let error = overall_timeout_error(&runner, options.overall_timeout);
+                browser.abandon();
+                return Err(error.scrubbed(&secrets));
+            }
+        };
+        browser.close().await;
+        let elapsed = started.elapsed();
+        match &result {
+            Ok(outcome) => tracing::info!(
+                "提交成功，报销单号 {}，用时 {:.1} 秒",
+                outcome.claim_no.as_deref().unwrap_or("（未读取）"),
+                elapsed.as_secs_f64()
+            ),
+            Err(e) => tracing::warn!("提交失败：{e}"),
+        }
+        result.map(|outcome| SubmitOutcome { elapsed, ..outcome })
+    }
+}
+
+fn overall_timeout_error(runner: &Runner<'_>, limit: Duration) -> SubmitError {
+    let reason = format!("整个提交超过了{}秒的时限", limit.as_secs());
+    match &runner.current {
+        Some((position, name)) => SubmitError::at_step(ErrorKind::Timeout, position, name, &reason),
+        None => SubmitError::general(ErrorKind::Timeout, reason),
+    }
+}

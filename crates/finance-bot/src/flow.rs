@@ -1,0 +1,633 @@
+//! Flow files: a portal's description and its step lists per claim kind, read from TOML.
+
+use crate::submission::ClaimKind;
+use crate::template::{Lookup, Template};
+use serde::Deserialize;
+use std::path::Path;
+
+/// A whole flow file: which portal, and how to file each kind of claim there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowFile {
+    pub portal: PortalSection,
+    pub flows: Flows,
+}
+
+/// `[portal]`: the portal's name (shown in messages) and where it lives.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortalSection {
+    pub name: String,
+    /// Base URL that relative `open` URLs are joined to; may use variables
+    /// (`{{claim.portal_url | default('http://127.0.0.1:8090')}}`).
+    /// `BotOptions::base_url` overrides it.
+    #[serde(default)]
+    pub base_url: Option<Template>,
+    /// Free text for people editing the file.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// How `fill` steps enter text unless a step says otherwise.
+    #[serde(default)]
+    pub fill_method: FillMethod,
+}
+
+/// How a `fill` step enters its text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FillMethod {
+    /// Real key presses through WebDriver, like a person typing (the field must be visible).
+    #[default]
+    Type,
+    /// One script call that sets the value and fires `input` and `change` (and focus/blur):
+    /// several times faster, which adds up on forms with many rows.
+    Script,
+}
+
+/// `[flows]`: one step list per claim kind; a portal may support only one kind.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Flows {
+    #[serde(default)]
+    pub general: Option<Vec<Step>>,
+    #[serde(default)]
+    pub travel: Option<Vec<Step>>,
+}
+
+/// One step: what to do, an optional name for messages and an optional own timeout.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawStep")]
+pub struct Step {
+    pub name: Option<String>,
+    pub timeout_ms: Option<u64>,
+    pub action: Action,
+}
+
+/// What a step does. Every selector and value is a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Navigates the whole window; a relative URL is joined to the portal's base URL.
+    Open {
+        url: Template,
+    },
+    /// Types into a text field, clearing it first unless `clear = false`. With
+    /// `optional = true` an empty value skips the step (the field keeps what the page put there).
+    Fill {
+        selector: Template,
+        value: Template,
+        clear: bool,
+        optional: bool,
+        /// `None`: the portal's `fill_method`.
+        method: Option<FillMethod>,
+    },
+    /// Chooses an option of a `<select>` by its exact value or visible text; `optional` and
+    /// `method` as for fill (`type` clicks the option, `script` sets it and fires `change`).
+    Select {
+        selector: Template,
+        choice: Choice,
+        optional: bool,
+        method: Option<FillMethod>,
+    },
+    Click {
+        selector: Template,
+    },
+    /// Gives a file input one or more files (the template's lines, each an absolute path).
+    Upload {
+        selector: Template,
+        files: Template,
+        /// When set, an empty file list skips the step instead of failing.
+        optional: bool,
+    },
+    SwitchFrame {
+        selector: Template,
+    },
+    SwitchFrameParent,
+    SwitchFrameDefault,
+    /// Waits until an element is present (or visible); fails early if `fail_if` shows up.
+    WaitFor {
+        selector: Template,
+        visible: bool,
+        fail_if: Option<Template>,
+    },
+    WaitForText {
+        selector: Template,
+        contains: Template,
+    },
+    RepeatForEachRow {
+        steps: Vec<Step>,
+    },
+    ReadText {
+        selector: Template,
+        into: String,
+    },
+    AssertText {
+        selector: Template,
+        contains: Template,
+        message: Option<Template>,
+    },
+    /// Fails when the element is there; its text (all matches) becomes the reason if asked.
+    /// Right after a click it first waits (at most `settle_ms`) for the page that click loads.
+    FailIfPresent {
+        selector: Template,
+        read_text_into_error: bool,
+        message: Option<Template>,
+        settle_ms: Option<u64>,
+    },
+    SleepMs {
+        ms: u64,
+    },
+}
+
+/// How a `select` step picks its option.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    Value(Template),
+    Text(Template),
+}
+
+/// A flow file that could not be read or understood.
+#[derive(Debug, thiserror::Error)]
+pub enum FlowError {
+    #[error("无法读取流程文件 {path}：{source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("流程文件格式错误：{0}")]
+    Toml(String),
+}
+
+impl FlowFile {
+    pub fn from_toml_str(text: &str) -> Result<Self, FlowError> {
+        toml::from_str(text).map_err(|e| FlowError::Toml(e.to_string()))
+    }
+
+    pub fn load(path: &Path) -> Result<Self, FlowError> {
+        let text = std::fs::read_to_string(path).map_err(|source| FlowError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_toml_str(&text)
+    }
+
+    /// The steps for `kind`, if the file has them.
+    pub fn steps(&self, kind: ClaimKind) -> Option<&[Step]> {
+        match kind {
+            ClaimKind::General => self.flows.general.as_deref(),
+            ClaimKind::Travel => self.flows.travel.as_deref(),
+        }
+    }
+}
+
+impl Action {
+    /// The `action = "…"` keyword.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Self::Open { .. } => "open",
+            Self::Fill { .. } => "fill",
+            Self::Select { .. } => "select",
+            Self::Click { .. } => "click",
+            Self::Upload { .. } => "upload",
+            Self::SwitchFrame { .. } => "switch_frame",
+            Self::SwitchFrameParent => "switch_frame_parent",
+            Self::SwitchFrameDefault => "switch_frame_default",
+            Self::WaitFor { .. } => "wait_for",
+            Self::WaitForText { .. } => "wait_for_text",
+            Self::RepeatForEachRow { .. } => "repeat_for_each_row",
+            Self::ReadText { .. } => "read_text",
+            Self::AssertText { .. } => "assert_text",
+            Self::FailIfPresent { .. } => "fail_if_present",
+            Self::SleepMs { .. } => "sleep_ms",
+        }
+    }
+
+    /// Every template of this step (not of nested steps), for validation.
+    pub fn templates(&self) -> Vec<&Template> {
+        match self {
+            Self::Open { url } => vec![url],
+            Self::Fill {
+                selector, value, ..
+            } => vec![selector, value],
+            Self::Select {
+                selector, choice, ..
+            } => match choice {
+                Choice::Value(t) | Choice::Text(t) => vec![selector, t],
+            },
+            Self::Click { selector }
+            | Self::SwitchFrame { selector }
+            | Self::ReadText { selector, .. } => vec![selector],
+            Self::Upload {
+                selector, files, ..
+            } => vec![selector, files],
+            Self::WaitFor {
+                selector, fail_if, ..
+            } => std::iter::once(selector).chain(fail_if).collect(),
+            Self::WaitForText { selector, contains } => vec![selector, contains],
+            Self::AssertText {
+                selector,
+                contains,
+                message,
+            } => [selector, contains].into_iter().chain(message).collect(),
+            Self::FailIfPresent {
+                selector, message, ..
+            } => std::iter::once(selector).chain(message).collect(),
+            Self::SwitchFrameParent
+            | Self::SwitchFrameDefault
+            | Self::RepeatForEachRow { .. }
+            | Self::SleepMs { .. } => Vec::new(),
+        }
+    }
+
+    /// The templates that are selectors (checked for a valid prefix after rendering).
+    pub fn selector_templates(&self) -> Vec<&Template> {
+        match self {
+            Self::Fill { selector, .. }
+            | Self::Select { selector, .. }
+            | Self::Click { selector }
+            | Self::Upload { selector, .. }
+            | Self::SwitchFrame { selector }
+            | Self::WaitForText { selector, .. }
+            | Self::ReadText { selector, .. }
+            | Self::AssertText { selector, .. }
+            | Self::FailIfPresent { selector, .. } => vec![selector],
+            Self::WaitFor {
+                selector, fail_if, ..
+            } => std::iter::once(selector).chain(fail_if).collect(),
+            Self::Open { .. }
+            | Self::SwitchFrameParent
+            | Self::SwitchFrameDefault
+            | Self::RepeatForEachRow { .. }
+            | Self::SleepMs { .. } => Vec::new(),
+        }
+    }
+}
+
+impl Step {
+    /// The step's name, or a short description built from its templates' source text (which
+    /// never holds a secret value).
+    pub fn label(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        let a = &self.action;
+        match a {
+            Action::Open { url } => format!("打开 {}", url.source()),
+            Action::Fill {
+                selector, value, ..
+            } => format!("填写 {} = {}", selector.source(), value.source()),
+            Action::Select {
+                selector, choice, ..
+            } => match choice {
+                Choice::Value(t) | Choice::Text(t) => {
+                    format!("选择 {} = {}", selector.source(), t.source())
+                }
+            },
+            Action::Click { selector } => format!("点击 {}", selector.source()),
+            Action::Upload { selector, .. } => format!("上传文件到 {}", selector.source()),
+            Action::SwitchFrame { selector } => format!("进入框架 {}", selector.source()),
+            Action::SwitchFrameParent => "返回上一层框架".to_owned(),
+            Action::SwitchFrameDefault => "返回主页面".to_owned(),
+            Action::WaitFor { selector, .. } => format!("等待 {}", selector.source()),
+            Action::WaitForText { selector, contains } => {
+                format!("等待 {} 出现「{}」", selector.source(), contains.source())
+            }
+            Action::RepeatForEachRow { .. } => "逐行录入".to_owned(),
+            Action::ReadText { selector, into } => {
+                format!("读取 {} 到 {into}", selector.source())
+            }
+            Action::AssertText { selector, .. } => format!("检查 {}", selector.source()),
+            Action::FailIfPresent { selector, .. } => {
+                format!("检查是否出现 {}", selector.source())
+            }
+            Action::SleepMs { ms } => format!("等待 {ms} 毫秒"),
+        }
+    }
+}
+
+impl Step {
+    /// What the step does with this data, secrets masked: `填写 #password = ***`.
+    pub fn describe(&self, vars: &dyn Lookup) -> String {
+        let show = |t: &Template| {
+            t.render(vars)
+                .map(|r| r.shown)
+                .unwrap_or_else(|_| t.source().to_owned())
+        };
+        let what = match &self.action {
+            Action::Open { url } => format!("open {}", show(url)),
+            Action::Fill {
+                selector, value, ..
+            } => format!("fill {} = {}", show(selector), show(value)),
+            Action::Select {
+                selector, choice, ..
+            } => match choice {
+                Choice::Value(t) => format!("select {} value = {}", show(selector), show(t)),
+                Choice::Text(t) => format!("select {} text = {}", show(selector), show(t)),
+            },
+            Action::Upload {
+                selector, files, ..
+            } => format!(
+                "upload {} ← {}",
+                show(selector),
+                show(files).lines().collect::<Vec<_>>().join(", ")
+            ),
+            other => {
+                let templates: Vec<String> = other.templates().into_iter().map(show).collect();
+                format!("{} {}", other.keyword(), templates.join(" "))
+            }
+        };
+        format!("{}：{}", self.label(), what.trim_end())
+    }
+}
+
+/// `url` as an absolute address: kept when it already is one, else appended to `base`.
+/// `None` when a relative URL has no base to go with.
+pub fn join_url(base: &str, url: &str) -> Option<String> {
+    let url = url.trim();
+    if url.starts_with("http://") || url.starts_with("https://") || url.starts_with("file://") {
+        return Some(url.to_owned());
+    }
+    let base = base.trim().trim_end_matches('/');
+    if base.is_empty() {
+        return None;
+    }
+    Some(format!("{base}/{}", url.trim_start_matches('/')))
+}
+
+/// Every key any step may have; each action then takes what it needs and refuses the rest, so a
+/// misspelt key is an error instead of being ignored.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStep {
+    action: String,
+    name: Option<String>,
+    timeout_ms: Option<u64>,
+    url: Option<Template>,
+    selector: Option<Template>,
+    value: Option<Template>,
+    text: Option<Template>,
+    clear: Option<bool>,
+    method: Option<FillMethod>,
+    files: Option<Template>,
+    optional: Option<bool>,
+    visible: Option<bool>,
+    fail_if: Option<Template>,
+    contains: Option<Template>,
+    into: Option<String>,
+    message: Option<Template>,
+    read_text_into_error: Option<bool>,
+    settle_ms: Option<u64>,
+    ms: Option<u64>,
+    steps: Option<Vec<Step>>,
+}
+
+impl TryFrom<RawStep> for Step {
+    type Error = String;
+
+    fn try_from(mut raw: RawStep) -> Result<Self, String> {
+        let action = raw.action.clone();
+        let context = match &raw.name {
+            Some(name) => format!("步骤「{name}」（{action}）"),
+            None => format!("步骤 {action}"),
+        };
+        let parsed = build_action(&mut raw).map_err(|e| format!("{context}：{e}"))?;
+        let leftover = raw.leftover_keys();
+        if !leftover.is_empty() {
+            return Err(format!(
+                "{context}：{action} 不接受这些键：{}",
+                leftover.join("、")
+            ));
+        }
+        Ok(Step {
+            name: raw.name,
+            timeout_ms: raw.timeout_ms,
+            action: parsed,
+        })
+    }
+}
+
+fn build_action(raw: &mut RawStep) -> Result<Action, String> {
+    fn need<T>(field: &mut Option<T>, key: &str) -> Result<T, String> {
+        field.take().ok_or_else(|| format!("缺少 {key}"))
+    }
+    Ok(match raw.action.as_str() {
+        "open" => Action::Open {
+            url: need(&mut raw.url, "url")?,
+        },
+        "fill" => Action::Fill {
+            selector: need(&mut raw.selector, "selector")?,
+            value: need(&mut raw.value, "value")?,
+            clear: raw.clear.take().unwrap_or(true),
+            optional: raw.optional.take().unwrap_or(false),
+            method: raw.method.take(),
+        },
+        "select" => {
+            let selector = need(&mut raw.selector, "selector")?;
+            let choice = match (raw.value.take(), raw.text.take()) {
+                (Some(v), None) => Choice::Value(v),
+                (None, Some(t)) => Choice::Text(t),
+                _ => return Err("须给出 value 或 text 之一".to_owned()),
+            };
+            Action::Select {
+                selector,
+                choice,
+                optional: raw.optional.take().unwrap_or(false),
+                method: raw.method.take(),
+            }
+        }
+        "click" => Action::Click {
+            selector: need(&mut raw.selector, "selector")?,
+        },
+        "upload" => Action::Upload {
+            selector: need(&mut raw.selector, "selector")?,
+            files: need(&mut raw.files, "files")?,
+            optional: raw.optional.take().unwrap_or(false),
+        },
+        "switch_frame" => Action::SwitchFrame {
+            selector: need(&mut raw.selector, "selector")?,
+        },
+        "switch_frame_parent" => Action::SwitchFrameParent,
+        "switch_frame_default" => Action::SwitchFrameDefault,
+        "wait_for" => Action::WaitFor {
+            selector: need(&mut raw.selector, "selector")?,
+            visible: raw.visible.take().unwrap_or(false),
+            fail_if: raw.fail_if.take(),
+        },
+        "wait_for_text" => Action::WaitForText {
+            selector: need(&mut raw.selector, "selector")?,
+            contains: need(&mut raw.contains, "contains")?,
+        },
+        "repeat_for_each_row" => {
+            let steps = need(&mut raw.steps, "steps")?;
+            if steps
+                .iter()
+                .any(|s| matches!(s.action, Action::RepeatForEachRow { .. }))
+            {
+                return Err("repeat_for_each_row 不能嵌套".to_owned());
+            }
+            Action::RepeatForEachRow { steps }
+        }
+        "read_text" => {
+            let into = need(&mut raw.into, "into")?;
+            if into.trim().is_empty() {
+                return Err("into 不能为空".to_owned());
+            }
+            Action::ReadText {
+                selector: need(&mut raw.selector, "selector")?,
+                into,
+            }
+        }
+        "assert_text" => Action::AssertText {
+            selector: need(&mut raw.selector, "selector")?,
+            contains: need(&mut raw.contains, "contains")?,
+            message: raw.message.take(),
+        },
+        "fail_if_present" => Action::FailIfPresent {
+            selector: need(&mut raw.selector, "selector")?,
+            read_text_into_error: raw.read_text_into_error.take().unwrap_or(false),
+            message: raw.message.take(),
+            settle_ms: raw.settle_ms.take(),
+        },
+        "sleep_ms" => Action::SleepMs {
+            ms: need(&mut raw.ms, "ms")?,
+        },
+        other => {
+            return Err(format!(
+                "未知动作「{other}」（可用：open、fill、select、click、upload、switch_frame、\
+                 switch_frame_parent、switch_frame_default、wait_for、wait_for_text、\
+                 repeat_for_each_row、read_text、assert_text、fail_if_present、sleep_ms）"
+            ));
+        }
+    })
+}
+
+impl RawStep {
+    /// Keys still set after the action took its own: they do not belong to this action.
+    fn leftover_keys(&self) -> Vec<&'static str> {
+        [
+            ("url", self.url.is_some()),
+            ("selector", self.selector.is_some()),
+            ("value", self.value.is_some()),
+            ("text", self.text.is_some()),
+            ("clear", self.clear.is_some()),
+            ("method", self.method.is_some()),
+            ("files", self.files.is_some()),
+            ("optional", self.optional.is_some()),
+            ("visible", self.visible.is_some()),
+            ("fail_if", self.fail_if.is_some()),
+            ("contains", self.contains.is_some()),
+            ("into", self.into.is_some()),
+            ("message", self.message.is_some()),
+            ("read_text_into_error", self.read_text_into_error.is_some()),
+            ("settle_ms", self.settle_ms.is_some()),
+            ("ms", self.ms.is_some()),
+            ("steps", self.steps.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(key, set)| set.then_some(key))
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = r##"
+[portal]
+name = "样例"
+base_url = "http://127.0.0.1:8090"
+
+[[flows.general]]
+action = "open"
+url = "/login"
+
+[[flows.general]]
+action = "fill"
+name = "填写密码"
+selector = "#password"
+value = "{{config.password}}"
+
+[[flows.general]]
+action = "repeat_for_each_row"
+name = "逐行"
+
+[[flows.general.steps]]
+action = "click"
+selector = "#add-row"
+
+[[flows.general.steps]]
+action = "select"
+selector = "#type-{{row.index}}"
+text = "{{row.kind}}"
+
+[[flows.general]]
+action = "fail_if_present"
+selector = "#form-error li"
+read_text_into_error = true
+"##;
+
+    #[test]
+    fn parses_nested_steps() {
+        let flow = FlowFile::from_toml_str(SAMPLE).unwrap();
+        assert_eq!(flow.portal.name, "样例");
+        let steps = flow.steps(ClaimKind::General).unwrap();
+        assert_eq!(steps.len(), 4);
+        assert_eq!(steps[1].label(), "填写密码");
+        assert_eq!(steps[0].label(), "打开 /login");
+        let Action::RepeatForEachRow { steps: nested } = &steps[2].action else {
+            panic!("{:?}", steps[2]);
+        };
+        assert_eq!(nested.len(), 2);
+        assert!(matches!(
+            nested[1].action,
+            Action::Select {
+                choice: Choice::Text(_),
+                ..
+            }
+        ));
+        assert!(flow.steps(ClaimKind::Travel).is_none());
+    }
+
+    #[test]
+    fn descriptions_mask_the_password() {
+        use crate::template::Value;
+        struct Vars;
+        impl Lookup for Vars {
+            fn lookup(&self, path: &str) -> Option<Value> {
+                (path == "config.password").then(|| Value::secret("hunter2"))
+            }
+        }
+        let flow = FlowFile::from_toml_str(SAMPLE).unwrap();
+        let step = &flow.steps(ClaimKind::General).unwrap()[1];
+        assert_eq!(step.describe(&Vars), "填写密码：fill #password = ***");
+    }
+
+    #[test]
+    fn joins_urls() {
+        assert_eq!(
+            join_url("http://h:1/", "/login").unwrap(),
+            "http://h:1/login"
+        );
+        assert_eq!(join_url("http://h:1", "login").unwrap(), "http://h:1/login");
+        assert_eq!(join_url("", "https://x/y").unwrap(), "https://x/y");
+        assert_eq!(join_url(" ", "/login"), None);
+    }
+
+    #[test]
+    fn rejects_typos_and_missing_keys() {
+        let bad = |step: &str| {
+            let text = format!("[portal]\nname = \"x\"\n[[flows.general]]\n{step}\n");
+            FlowFile::from_toml_str(&text).unwrap_err().to_string()
+        };
+        assert!(bad("action = \"click\"\nselecter = \"#a\"").contains("selecter"));
+        assert!(bad("action = \"click\"").contains("缺少 selector"));
+        assert!(bad("action = \"click\"\nselector = \"#a\"\nvalue = \"x\"").contains("value"));
+        assert!(bad("action = \"jump\"").contains("未知动作「jump」"));
+        assert!(
+            bad("action = \"fill\"\nselector = \"#a\"\nvalue = \"{{bogus.x}}\"").contains("bogus")
+        );
+        assert!(
+            bad("action = \"select\"\nselector = \"#a\"\nvalue = \"1\"\ntext = \"2\"")
+                .contains("value 或 text")
+        );
+    }
+}

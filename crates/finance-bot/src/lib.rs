@@ -1,0 +1,27 @@
+//! finance-bot: files expense claims in an institution's web finance system by driving Chromium
+//! over WebDriver, following a flow written as data (TOML, see `docs/flows.md`).
+//!
+//! Only this crate knows about WebDriver (thirtyfour); callers hand in a [`FlowFile`], a
+//! [`Submission`] and [`BotOptions`], and get a [`SubmitOutcome`] or a [`SubmitError`] whose
+//! message is ready to show to the user.
+
+mod bot;
+mod driver;
+mod error;
+mod flow;
+mod log_filter;
+mod scope;
+mod screenshot;
+mod selector;
+mod steps;
+mod submission;
+mod template;
+mod validate;
+
+pub use bot::{Bot, BotOptions, CLAIM_NO_KEY, SubmitOutcome};
+pub use driver::{CHROMIUM_ARGS, WebDriverTarget};
+pub use error::{ErrorKind, SubmitError};
+pub use flow::{Action, Choice, FillMethod, FlowError, FlowFile, Flows, PortalSection, Step};
+pub use selector::Selector;
+pub use submission::{ClaimKind, Submission, SubmissionFiles};
+pub use template::{FILTERS, NAMESPACES, Template};

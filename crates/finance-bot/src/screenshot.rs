@@ -1,0 +1,88 @@
+//! Saving a PNG of the page when a submission fails, under a name that says when.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use thirtyfour::WebDriver;
+
+/// Longest a screenshot may take; a stuck page must not hold up closing the browser.
+const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Takes a screenshot of the whole window and saves it as `submit-failure-<UTC time>.png` in
+/// `dir` (created if needed). `None` if the browser cannot deliver one.
+pub async fn save_failure_screenshot(driver: &WebDriver, dir: &Path) -> Option<PathBuf> {
+    let png = match tokio::time::timeout(SCREENSHOT_TIMEOUT, driver.screenshot_as_png()).await {
+        Ok(Ok(png)) => png,
+        Ok(Err(e)) => {
+            tracing::warn!("无法截取页面：{}", crate::driver::short_error(&e));
+            return None;
+        }
+        Err(_) => {
+            tracing::warn!("截取页面超时");
+            return None;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        tracing::warn!("无法创建截图目录 {}：{e}", dir.display());
+        return None;
+    }
+    let stamp = timestamp(SystemTime::now());
+    let path = (0..100)
+        .map(|n| {
+            let suffix = if n == 0 {
+                String::new()
+            } else {
+                format!("-{n}")
+            };
+            dir.join(format!("submit-failure-{stamp}{suffix}.png"))
+        })
+        .find(|p| !p.exists())?;
+    match std::fs::write(&path, png) {
+        Ok(()) => Some(path),
+        Err(e) => {
+            tracing::warn!("无法保存截图 {}：{e}", path.display());
+            None
+        }
+    }
+}
+
+/// `20261121-060305-123` (UTC), sortable and safe in file names.
+fn timestamp(now: SystemTime) -> String {
+    let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let (y, m, d) = civil_from_days(secs / 86_400);
+    let rest = secs % 86_400;
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{:03}",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
+
+/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_utc_calendar_times() {
+        let t = UNIX_EPOCH + Duration::from_millis(1_795_240_985_123);
+        assert_eq!(timestamp(t), "20261121-060305-123");
+        assert_eq!(timestamp(UNIX_EPOCH), "19700101-000000-000");
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}
