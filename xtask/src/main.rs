@@ -13,6 +13,7 @@ commands:
   test              install test dependencies, then fmt --check, clippy -D warnings, all tests
   bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
   bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
+  fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   install           install the system packages the service and its tests use
   fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";
 
@@ -27,6 +28,7 @@ fn main() -> anyhow::Result<()> {
         "test" => tasks::test(),
         "bench" => tasks::bench(rest),
         "install" => install::ensure_system_packages(),
+        "fuzz" => tasks::fuzz(rest),
         "fixtures" => fixtures::fixtures(),
         "help" | "--help" | "-h" => {
             eprintln!("{USAGE}");

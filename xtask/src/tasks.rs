@@ -109,3 +109,43 @@ fn pdfplumber_venv() -> anyhow::Result<PathBuf> {
     }
     Ok(python)
 }
+
+/// `cargo xtask fuzz [MINUTES]`: mutation fuzzing of the extractor over the corpus and the
+/// fixtures (see crates/extraction/examples/fuzz_extract.rs).
+pub fn fuzz(args: &[String]) -> anyhow::Result<()> {
+    let minutes: u64 = args.first().and_then(|m| m.parse().ok()).unwrap_or(10);
+    let root = workspace_root();
+    let mut seeds: Vec<String> = Vec::new();
+    for dir in [
+        root.join("../shared/corpus/invoices"),
+        root.join("fixtures/invoices"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path
+                .extension()
+                .is_some_and(|e| e == "pdf" || e == "ofd" || e == "xml")
+            {
+                seeds.push(path.display().to_string());
+            }
+        }
+    }
+    seeds.sort();
+    let seconds = (minutes * 60).to_string();
+    let mut command = vec![
+        "run",
+        "--release",
+        "--package",
+        "extraction",
+        "--example",
+        "fuzz_extract",
+        "--",
+        &seconds,
+        "target/fuzz-extract",
+    ];
+    command.extend(seeds.iter().map(String::as_str));
+    cargo(&command)
+}

@@ -2,7 +2,7 @@
 
 use crate::sse::{SseSettings, WatchHub};
 use domain::SessionConfig;
-use pipeline::{DocumentSettings, FinanceSettings};
+use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
 use session_store::{JobRunner, Store};
 use std::sync::Arc;
 
@@ -18,6 +18,8 @@ pub struct AppState {
     pub documents: DocumentSettings,
     /// The finance system's flow file and the browser to drive it with.
     pub finance: FinanceSettings,
+    /// How payment screenshots are read (the language model, if one is configured).
+    pub screenshots: ScreenshotSettings,
     pub(crate) hub: WatchHub,
 }
 
@@ -28,6 +30,7 @@ impl AppState {
         sse: SseSettings,
         documents: DocumentSettings,
         finance: FinanceSettings,
+        screenshots: ScreenshotSettings,
     ) -> Self {
         Self {
             store,
@@ -36,6 +39,7 @@ impl AppState {
             sse,
             documents,
             finance,
+            screenshots,
             hub: WatchHub::new(),
         }
     }

@@ -3,6 +3,8 @@
 use crate::RECORDS_FILE;
 use crate::document::{DocumentSettings, regenerate_document};
 use crate::extract_step::{FileOutcome, extract_documents};
+use crate::payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments, log_summary};
+use crate::recognise::{ScreenshotSettings, recognise_screenshots};
 use crate::table::{invoice_table, summary_row};
 use domain::{FailureResult, InvoiceKind, InvoiceRecord, ProcessResult, SessionConfig};
 use serde_json::{Map, Value, json};
@@ -24,6 +26,7 @@ pub fn process(
     session: &Session,
     config: &SessionConfig,
     documents: &DocumentSettings,
+    screenshots: &ScreenshotSettings,
 ) -> ProcessOutcome {
     let started = Instant::now();
     let _ = session.log("INFO", "pipeline", "开始处理：提取发票");
@@ -121,10 +124,57 @@ pub fn process(
         };
     }
 
-    let doc = regenerate_document(session, &table, config, documents).outcome;
+    // Payment screenshots fill the card columns of a second table, which /api/data then shows;
+    // without screenshots a stale one from an earlier run is removed so it cannot hide this one.
+    let payments = recognise_screenshots(session, screenshots);
+    let mut payment_summary = Value::Null;
+    let shown_table = if payments.is_empty() {
+        for stale in [PAYMENT_CSV, PAYMENTS_FILE] {
+            let _ = std::fs::remove_file(session.path().join(stale));
+        }
+        table
+    } else {
+        let mut paid_rows = rows.clone();
+        payment_summary = apply_payments(&mut paid_rows, &payments, config);
+        log_summary(session, &payment_summary);
+        let mut paid = invoice_table(&paid_rows);
+        paid.file_name = PAYMENT_CSV.to_owned();
+        if let Err(error) = session.write_table(&paid) {
+            let _ = session.log(
+                "ERROR",
+                "matcher",
+                &format!("写入 {PAYMENT_CSV} 失败：{error}"),
+            );
+        }
+        let record = json!({"payments": payments, "matching": payment_summary["detail"]});
+        if let Err(error) = session.write_json(PAYMENTS_FILE, &record) {
+            let _ = session.log(
+                "WARN",
+                "matcher",
+                &format!("写入 {PAYMENTS_FILE} 失败：{error}"),
+            );
+        }
+        paid
+    };
+    let doc = regenerate_document(session, &shown_table, config, documents).outcome;
     let mut extra = Map::new();
     extra.insert("errors".into(), Value::Array(errors));
     extra.insert("duplicates".into(), Value::Array(duplicates));
+    if !payment_summary.is_null() {
+        extra.insert("payment_count".into(), json!(payments.len()));
+        extra.insert(
+            "payment_csv_url".into(),
+            json!(format!("/api/download/{}/{PAYMENT_CSV}", session.id())),
+        );
+        for key in [
+            "matched",
+            "unmatched_payments",
+            "unmatched_invoices",
+            "ambiguous",
+        ] {
+            extra.insert(key.into(), payment_summary[key].clone());
+        }
+    }
     let result = ProcessResult {
         elapsed_secs: started.elapsed().as_secs_f64(),
         invoice_count: invoices.len(),

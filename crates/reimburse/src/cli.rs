@@ -19,6 +19,20 @@ pub enum Command {
     Serve(ServeArgs),
     /// Extract invoices from files (PDF, OFD, XML) and print one JSON line per file.
     Extract(ExtractArgs),
+    /// Read payment screenshots and print one JSON line per image (the configured language
+    /// model when there is one, else offline OCR).
+    Recognize(RecognizeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RecognizeArgs {
+    /// Screenshot images (PNG, JPEG, BMP, WebP).
+    #[arg(required = true)]
+    pub files: Vec<std::path::PathBuf>,
+
+    /// Service configuration file whose `[llm]` section names the model.
+    #[arg(long, env = "REIMBURSE_CONFIG")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

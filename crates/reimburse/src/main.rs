@@ -2,6 +2,7 @@
 
 mod cli;
 mod extract_cmd;
+mod recognize_cmd;
 mod serve;
 mod service_config;
 mod telemetry;
@@ -14,5 +15,6 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Extract(args) => extract_cmd::run(&args),
+        cli::Command::Recognize(args) => recognize_cmd::run(&args),
     }
 }

@@ -6,7 +6,7 @@ use anyhow::Context;
 use docgen::{Converter, ConverterConfig};
 use finance_bot::{BotOptions, WebDriverTarget};
 use http_api::{AppState, SseSettings};
-use pipeline::{DocumentSettings, FinanceSettings};
+use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
 use session_store::{Store, StoreOptions};
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -52,7 +52,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         portal = %finance.options.base_url.as_deref().unwrap_or("(the flow's base_url)"),
         "finance submission"
     );
-    let state = AppState::new(store, defaults, sse, documents, finance);
+    let llm = config.llm.client()?.map(Arc::new);
+    tracing::info!(
+        model = %llm.as_ref().map_or("(none: offline OCR and rules)".to_owned(), |c| c.config().vision_model.clone()),
+        "payment screenshots"
+    );
+    let screenshots = ScreenshotSettings { llm };
+    let state = AppState::new(store, defaults, sse, documents, finance, screenshots);
     let listener =
         TcpListener::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
     let local = listener.local_addr()?;

@@ -18,6 +18,54 @@ pub struct ServiceConfig {
     pub upload: Upload,
     pub document: Document,
     pub finance: Finance,
+    pub llm: Llm,
+}
+
+/// An optional OpenAI-compatible language model (see docs/llm.md). Without `base_url` the
+/// service reads screenshots with offline OCR.
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Llm {
+    pub base_url: String,
+    /// Name of the environment variable holding the API key (the key is never in a file).
+    pub api_key_env: String,
+    pub text_model: String,
+    pub vision_model: String,
+    pub timeout_secs: u64,
+}
+
+impl Default for Llm {
+    fn default() -> Self {
+        Self {
+            base_url: String::new(),
+            api_key_env: "REIMBURSE_LLM_API_KEY".to_owned(),
+            text_model: String::new(),
+            vision_model: String::new(),
+            timeout_secs: 120,
+        }
+    }
+}
+
+impl Llm {
+    /// The client, or `None` when no model is configured.
+    pub fn client(&self) -> anyhow::Result<Option<llm::Client>> {
+        if self.base_url.trim().is_empty() {
+            return Ok(None);
+        }
+        let key = llm::Secret::from_env(&self.api_key_env);
+        let vision = Some(self.vision_model.as_str()).filter(|m| !m.trim().is_empty());
+        let config = llm::LlmConfig::from_parts(
+            &self.base_url,
+            key,
+            &self.text_model,
+            vision,
+            self.timeout_secs,
+        )
+        .map_err(|e| anyhow::anyhow!("[llm] {e}"))?;
+        Ok(Some(
+            llm::Client::new(config).map_err(|e| anyhow::anyhow!("[llm] {e}"))?,
+        ))
+    }
 }
 
 /// The finance system and how to reach it with a browser.

@@ -29,8 +29,9 @@ pub(crate) async fn start(
         .await??
     };
     let documents = state.documents.clone();
+    let screenshots = state.screenshots.clone();
     state.jobs.start(session, "process", move |session| {
-        pipeline::process(session, &config, &documents).result
+        pipeline::process(session, &config, &documents, &screenshots).result
     })?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "started"})))
 }

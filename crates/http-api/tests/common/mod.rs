@@ -13,7 +13,7 @@ use domain::SessionConfig;
 use finance_bot::BotOptions;
 use futures_util::StreamExt;
 use http_api::{AppState, SseSettings};
-use pipeline::{DocumentSettings, FinanceSettings};
+use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
 use reqwest::multipart::{Form, Part};
 use session_store::{Session, Store, StoreOptions};
 use std::net::TcpListener;
@@ -34,6 +34,7 @@ pub struct Options {
     pub sse: SseSettings,
     pub documents: DocumentSettings,
     pub finance: FinanceSettings,
+    pub screenshots: ScreenshotSettings,
 }
 
 /// The shipped flow for the demo portal; tests point `base_url` at their own portal.
@@ -73,6 +74,7 @@ impl Default for Options {
             sse: SseSettings::default(),
             documents: documents(),
             finance: finance(None),
+            screenshots: ScreenshotSettings::default(),
         }
     }
 }
@@ -96,6 +98,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         options.sse,
         options.documents,
         options.finance,
+        options.screenshots,
     );
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();

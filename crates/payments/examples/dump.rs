@@ -1,0 +1,103 @@
+//! Prints what OCR reads on screenshots, line by line, in each page mode,
+//! with the record parsed from it: `cargo run --release -p payments
+//! --example dump -- FILE... [--mode block|sparse|column] [--width PX] [--save X.out.png]`
+//! (`--save` writes the prepared image).
+
+#![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use payments::ocr::{Ocr, PageMode, Tesseract};
+use payments::{Prep, preprocess, screens};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = match args
+        .iter()
+        .position(|a| a == "--mode")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+    {
+        Some("sparse") => PageMode::Sparse,
+        Some("column") => PageMode::Column,
+        _ => PageMode::Block,
+    };
+    let ocr = Tesseract::default();
+    let mut prep = Prep::default();
+    if let Some(w) = args
+        .iter()
+        .position(|a| a == "--width")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|w| w.parse().ok())
+    {
+        prep.screen_width = w;
+    }
+    for file in args.iter().filter(|a| {
+        !a.starts_with("--")
+            && !["block", "sparse", "column"].contains(&a.as_str())
+            && a.parse::<u32>().is_err()
+            && !a.ends_with(".out.png")
+    }) {
+        let image = match preprocess::load(Path::new(file)).map(|i| {
+            // `--simulate W`: as a chat app forwards it (shrunk, JPEG 75).
+            match args
+                .iter()
+                .position(|a| a == "--simulate")
+                .and_then(|i| args.get(i + 1))
+                .and_then(|w| w.parse::<u32>().ok())
+            {
+                Some(w) => {
+                    let h = i.height() * w / i.width().max(1);
+                    let small = i
+                        .resize_exact(w, h, image::imageops::FilterType::Triangle)
+                        .to_rgb8();
+                    let mut jpeg = Vec::new();
+                    let _ = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 75)
+                        .encode_image(&small);
+                    image::load_from_memory(&jpeg).unwrap_or(i)
+                }
+                None => i,
+            }
+        }) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let gray = preprocess::prepare(&image, &prep);
+        println!(
+            "== {file} ({}x{} prepared, {mode:?})",
+            gray.width(),
+            gray.height()
+        );
+        if let Some(save) = args
+            .iter()
+            .position(|a| a == "--save")
+            .and_then(|i| args.get(i + 1))
+            && let Err(e) = gray.save(save)
+        {
+            eprintln!("{save}: {e}");
+        }
+        match ocr.recognize(&gray, mode) {
+            Ok(page) => {
+                for l in &page.lines {
+                    println!("{:>5} {:>3.0} | {}", l.top, l.conf, l.text);
+                }
+                let parsed = screens::parse(file, &page);
+                println!(
+                    "-> {} {} tentative {:?}",
+                    parsed.screen.name(),
+                    serde_json::to_string(&parsed.record).unwrap_or_default(),
+                    parsed.tentative
+                );
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,363 @@
+//! Money amounts: finding two-decimal amounts in OCR text and formatting
+//! cents as `58.00`.
+
+/// Sign written in front of an amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sign {
+    None,
+    Minus,
+    Plus,
+}
+
+/// One amount found in a line of text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AmountHit {
+    /// Absolute value in cents.
+    pub cents: i64,
+    pub sign: Sign,
+    /// Written with `¥`, `RMB`, `CNY`, `人民币` or `元`.
+    pub currency: bool,
+    /// Nothing but the amount, its sign and currency (and spaces) on the
+    /// line: how the big amount of a bill screen is written.
+    pub alone: bool,
+}
+
+/// Largest amount accepted: a payment screen of more than ten million yuan is
+/// far more likely an order number misread.
+const MAX_CENTS: i64 = 1_000_000_000;
+
+/// Formats cents as `58.00` (negative values get a leading `-`).
+pub fn format_cents(cents: i64) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let abs = cents.unsigned_abs();
+    format!("{sign}{}.{:02}", abs / 100, abs % 100)
+}
+
+/// Parses a value that is meant to be one amount (`-¥1,058.5`, `RMB 58.00`,
+/// `58元`, `58`) into signed cents. Used for values already isolated by a
+/// label or handed over by the LLM path; OCR lines go through
+/// [`find_amounts`].
+pub fn parse_plain(s: &str) -> Option<i64> {
+    let mut t: String = s
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .collect();
+    for word in ["人民币", "RMB", "CNY", "rmb", "¥", "￥", "元"] {
+        t = t.replace(word, "");
+    }
+    let (negative, body) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(&t)),
+    };
+    let (int_part, frac_part) = match body.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (body, ""),
+    };
+    if int_part.is_empty()
+        || int_part.len() > 9
+        || frac_part.len() > 2
+        || !int_part.chars().all(|c| c.is_ascii_digit())
+        || !frac_part.chars().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let int: i64 = int_part.parse().ok()?;
+    let frac: i64 = match frac_part.len() {
+        0 => 0,
+        1 => frac_part.parse::<i64>().ok()? * 10,
+        _ => frac_part.parse().ok()?,
+    };
+    let cents = int.checked_mul(100)?.checked_add(frac)?;
+    if cents > MAX_CENTS {
+        return None;
+    }
+    Some(if negative { -cents } else { cents })
+}
+
+/// Finds every amount written with exactly two decimals in a normalised
+/// line (`-58.00`, `¥1,058.00`, `RMB 58.00`), tolerating what OCR does to
+/// them: `。` or a lone `,` for the decimal point, spaces around the point,
+/// `O` for `0`, `一` for a minus.
+pub fn find_amounts(line: &str) -> Vec<AmountHit> {
+    let chars = clean_numeric(line);
+    let n = chars.len();
+    let mut hits = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let starts_number = chars[i].is_ascii_digit()
+            && (i == 0 || !(chars[i - 1].is_ascii_digit() || matches!(chars[i - 1], '.' | ',')));
+        if !starts_number {
+            i += 1;
+            continue;
+        }
+        match scan_amount(&chars, i) {
+            Some((cents, end)) => {
+                let currency_after = chars.get(end) == Some(&'元');
+                let (sign, currency_before, from) = look_back(&chars, i);
+                let to = if currency_after { end + 1 } else { end };
+                let alone = is_alone(&chars[..from], &chars[to..]);
+                hits.push(AmountHit {
+                    cents,
+                    sign,
+                    currency: currency_before || currency_after,
+                    alone,
+                });
+                i = end;
+            }
+            None => {
+                while i < n && (chars[i].is_ascii_digit() || matches!(chars[i], '.' | ',')) {
+                    i += 1;
+                }
+            }
+        }
+    }
+    hits
+}
+
+/// Nothing else on the line but a currency sign OCR misread (`Y*`, `xl`):
+/// at most two Latin letters or symbols, no digits, no ideographs.
+fn is_alone(before: &[char], after: &[char]) -> bool {
+    let rest: Vec<char> = before
+        .iter()
+        .chain(after)
+        .copied()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    rest.len() <= 2
+        && rest.iter().all(|c| {
+            !c.is_ascii_digit() && !crate::text::is_cjk(*c) && !c.is_alphanumeric()
+                || c.is_ascii_alphabetic()
+        })
+}
+
+/// Scans `ddd[,ddd]*.dd` starting at `start`; returns cents and the end.
+fn scan_amount(chars: &[char], start: usize) -> Option<(i64, usize)> {
+    let mut i = start;
+    let mut int = String::new();
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() {
+            int.push(c);
+            i += 1;
+        } else if c == ','
+            && !int.is_empty()
+            && chars
+                .get(i + 1..i + 4)
+                .is_some_and(|g| g.iter().all(char::is_ascii_digit))
+            && !chars.get(i + 4).is_some_and(char::is_ascii_digit)
+        {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if int.is_empty() || int.len() > 8 || chars.get(i) != Some(&'.') {
+        return None;
+    }
+    let d1 = chars.get(i + 1).filter(|c| c.is_ascii_digit())?;
+    let d2 = chars.get(i + 2).filter(|c| c.is_ascii_digit())?;
+    let end = i + 3;
+    // A third decimal or another `.d` makes it a version, a date or an IP.
+    if chars.get(end).is_some_and(char::is_ascii_digit)
+        || (chars.get(end) == Some(&'.') && chars.get(end + 1).is_some_and(char::is_ascii_digit))
+    {
+        return None;
+    }
+    let int: i64 = int.parse().ok()?;
+    let frac = i64::from(d1.to_digit(10)? * 10 + d2.to_digit(10)?);
+    let cents = int.checked_mul(100)?.checked_add(frac)?;
+    (cents <= MAX_CENTS).then_some((cents, end))
+}
+
+/// Sign and currency written before the number at `start`, and where they
+/// begin.
+fn look_back(chars: &[char], start: usize) -> (Sign, bool, usize) {
+    let mut j = start;
+    let mut currency = false;
+    let skip_spaces = |j: &mut usize| {
+        while *j > 0 && chars[*j - 1] == ' ' {
+            *j -= 1;
+        }
+    };
+    skip_spaces(&mut j);
+    for word in ["人民币", "RMB", "CNY", "¥", "Y"] {
+        let w: Vec<char> = word.chars().collect();
+        // `Y` alone counts only glued to the digits: it is how OCR reads `¥`.
+        if word == "Y" && j != start {
+            continue;
+        }
+        if j >= w.len() && chars[j - w.len()..j] == w[..] {
+            j -= w.len();
+            currency = true;
+            skip_spaces(&mut j);
+            break;
+        }
+    }
+    let sign = match j.checked_sub(1).map(|k| chars[k]) {
+        Some('-' | '~') => Sign::Minus,
+        Some('+') => Sign::Plus,
+        // A big bold minus is often read as the ideograph one.
+        Some('一') if j < 2 || !crate::text::is_cjk(chars[j - 2]) => Sign::Minus,
+        _ => Sign::None,
+    };
+    let from = if sign == Sign::None { j } else { j - 1 };
+    (sign, currency, from)
+}
+
+/// Repairs what OCR does inside numbers; hit positions refer to this
+/// cleaned form.
+fn clean_numeric(line: &str) -> Vec<char> {
+    let src: Vec<char> = line.chars().collect();
+    let mut out = src.clone();
+    let digit_at = |k: Option<usize>| k.and_then(|k| src.get(k)).is_some_and(char::is_ascii_digit);
+    for (i, c) in src.iter().enumerate() {
+        let prev = i.checked_sub(1);
+        let next = Some(i + 1);
+        match c {
+            'O' | 'o'
+                if digit_at(prev)
+                    || (digit_at(next) && !prev.is_some_and(|p| src[p].is_alphabetic())) =>
+            {
+                out[i] = '0';
+            }
+            '。' | '·' if digit_at(prev) && digit_at(next) => out[i] = '.',
+            // `58,00` at the end of a number is a decimal comma, not thousands.
+            ',' if digit_at(prev)
+                && digit_at(next)
+                && digit_at(Some(i + 2))
+                && !digit_at(Some(i + 3))
+                && !src[..i].contains(&'.') =>
+            {
+                out[i] = '.';
+            }
+            _ => {}
+        }
+    }
+    // A thousands separator misread (`4;674.00`, `4.674.00`): a mark between
+    // a digit and exactly three digits that are followed by the decimals.
+    for i in 1..out.len() {
+        let three_then_point = out
+            .get(i + 1..i + 4)
+            .is_some_and(|g| g.iter().all(char::is_ascii_digit))
+            && out.get(i + 4) == Some(&'.')
+            && out
+                .get(i + 5..i + 7)
+                .is_some_and(|g| g.iter().all(char::is_ascii_digit))
+            && !out.get(i + 7).is_some_and(char::is_ascii_digit);
+        if matches!(out[i], ';' | ':' | '.' | '，' | '\'' | '`')
+            && out[i - 1].is_ascii_digit()
+            && three_then_point
+        {
+            out[i] = ',';
+        }
+    }
+    // A bold `1` read as a bar (`-| 15.00` for `-115.00`) right after a sign,
+    // a currency sign or the start: it becomes `1`, and a space after it goes.
+    let mut i = 0;
+    while i < out.len() {
+        let bar = matches!(out[i], '|' | 'l' | 'I' | '!' | ']' | '[');
+        let lead = i == 0 || matches!(out[i - 1], '-' | '+' | '¥' | ' ');
+        let before_sign = i == 0
+            || matches!(out[i - 1], '-' | '+' | '¥')
+            || (i >= 2 && matches!(out[i - 2], '-' | '+' | '¥'));
+        let next = if out.get(i + 1) == Some(&' ') {
+            i + 2
+        } else {
+            i + 1
+        };
+        if bar && lead && before_sign && out.get(next).is_some_and(char::is_ascii_digit) {
+            out[i] = '1';
+            if next == i + 2 {
+                out.remove(i + 1);
+            }
+        }
+        i += 1;
+    }
+    // `58 .00` / `58. 00`: drop spaces next to a point between digits.
+    let mut result: Vec<char> = Vec::with_capacity(out.len());
+    for (i, c) in out.iter().enumerate() {
+        let before_point = *c == ' '
+            && out.get(i + 1) == Some(&'.')
+            && result.last().is_some_and(char::is_ascii_digit);
+        let after_point = *c == ' '
+            && result.last() == Some(&'.')
+            && out.get(i + 1).is_some_and(char::is_ascii_digit);
+        if !(before_point || after_point) {
+            result.push(*c);
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(line: &str) -> Option<(String, Sign, bool)> {
+        find_amounts(line)
+            .first()
+            .map(|h| (format_cents(h.cents), h.sign, h.currency))
+    }
+
+    #[test]
+    fn finds_signed_amounts() {
+        assert_eq!(first("-58.00"), Some(("58.00".into(), Sign::Minus, false)));
+        assert_eq!(
+            first("+1,058.00"),
+            Some(("1058.00".into(), Sign::Plus, false))
+        );
+        assert_eq!(first("¥58.00"), Some(("58.00".into(), Sign::None, true)));
+        assert_eq!(
+            first("金额:RMB 58.00"),
+            Some(("58.00".into(), Sign::None, true))
+        );
+        assert_eq!(first("-¥ 12.50"), Some(("12.50".into(), Sign::Minus, true)));
+        assert_eq!(first("一58.00"), Some(("58.00".into(), Sign::Minus, false)));
+        assert_eq!(first("58.00元"), Some(("58.00".into(), Sign::None, true)));
+    }
+
+    #[test]
+    fn alone_with_misread_currency() {
+        assert!(find_amounts("Y*824.00")[0].alone);
+        assert!(find_amounts("xl117.00")[0].alone);
+        assert!(find_amounts("-58.00")[0].alone);
+        assert!(!find_amounts("余额 58.00")[0].alone);
+        assert!(!find_amounts("x 12 58.00")[0].alone);
+    }
+
+    #[test]
+    fn repairs_ocr_damage() {
+        assert_eq!(first("-58。00").map(|h| h.0), Some("58.00".into()));
+        assert_eq!(first("-58,00").map(|h| h.0), Some("58.00".into()));
+        assert_eq!(first("-58. 00").map(|h| h.0), Some("58.00".into()));
+        assert_eq!(first("-5O.00").map(|h| h.0), Some("50.00".into()));
+        assert_eq!(first("-| 15.00").map(|h| h.0), Some("115.00".into()));
+        assert_eq!(first("-l5.00").map(|h| h.0), Some("15.00".into()));
+        assert_eq!(first("-4;674.00").map(|h| h.0), Some("4674.00".into()));
+        assert_eq!(
+            first("交易金额 -4.674.00").map(|h| h.0),
+            Some("4674.00".into())
+        );
+        assert_eq!(first("¥|28.00").map(|h| h.0), Some("128.00".into()));
+    }
+
+    #[test]
+    fn ignores_non_amounts() {
+        assert!(find_amounts("2025.03.11").is_empty());
+        assert!(find_amounts("12:03:45").is_empty());
+        assert!(find_amounts("2025031122001412345678901234").is_empty());
+        assert!(find_amounts("v1.2.3").is_empty());
+        assert!(find_amounts("58.5").is_empty());
+    }
+
+    #[test]
+    fn plain_values() {
+        assert_eq!(parse_plain("-¥1,058.5"), Some(-105_850));
+        assert_eq!(parse_plain("RMB 58.00"), Some(5800));
+        assert_eq!(parse_plain("58元"), Some(5800));
+        assert_eq!(parse_plain("58.123"), None);
+        assert_eq!(parse_plain(""), None);
+        assert_eq!(format_cents(5), "0.05");
+        assert_eq!(format_cents(-105_850), "-1058.50");
+    }
+}

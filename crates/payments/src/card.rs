@@ -1,0 +1,323 @@
+//! Card numbers and banks: `招商银行信用卡(1234)`, `尾号1234`,
+//! `6217 **** **** 1234`, `621700******1234`, full numbers.
+
+/// What a text says about a card.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CardInfo {
+    pub last4: String,
+    /// Digits of an unmasked card number, else empty.
+    pub number: String,
+    pub bank: String,
+}
+
+/// Banks as written on screens, longest first where one name contains
+/// another, so `中国工商银行` wins over `工商银行` and `中国银行`.
+const BANKS: &[&str] = &[
+    "中国邮政储蓄银行",
+    "中国工商银行",
+    "中国建设银行",
+    "中国农业银行",
+    "中国光大银行",
+    "中国民生银行",
+    "上海浦东发展银行",
+    "浦发银行",
+    "工商银行",
+    "建设银行",
+    "农业银行",
+    "中国银行",
+    "交通银行",
+    "招商银行",
+    "中信银行",
+    "光大银行",
+    "民生银行",
+    "兴业银行",
+    "平安银行",
+    "华夏银行",
+    "广发银行",
+    "邮储银行",
+    "邮政储蓄银行",
+    "北京银行",
+    "上海银行",
+    "宁波银行",
+    "江苏银行",
+    "南京银行",
+    "杭州银行",
+    "浙商银行",
+    "渤海银行",
+    "恒丰银行",
+    "北京农商银行",
+    "上海农商银行",
+    "徽商银行",
+    "成都银行",
+    "重庆银行",
+    "长沙银行",
+    "天津银行",
+];
+
+/// Characters that stand for hidden digits (and what OCR makes of `*`).
+fn is_mask(c: char) -> bool {
+    matches!(
+        c,
+        '*' | 'x' | 'X' | '•' | '·' | '●' | '※' | '+' | '#' | '×' | '米'
+    )
+}
+
+/// A plausible payment card number: 13 to 19 digits passing the Luhn
+/// check, which every bank card number does; a number OCR got a digit of
+/// wrong (or dropped a group of) fails it, and is then not reported.
+pub fn is_plausible_card_number(digits: &str) -> bool {
+    (13..=19).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit()) && luhn(digits)
+}
+
+fn luhn(digits: &str) -> bool {
+    let sum: u32 = digits
+        .chars()
+        .rev()
+        .filter_map(|c| c.to_digit(10))
+        .enumerate()
+        .map(|(i, d)| {
+            if i % 2 == 1 {
+                if d * 2 > 9 { d * 2 - 9 } else { d * 2 }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
+}
+
+/// The bank named in the text: a known name, else any `…银行` of two to six
+/// ideographs (a city commercial bank, a rural bank).
+pub fn find_bank(s: &str) -> Option<String> {
+    let compact = crate::text::compact(s);
+    let known = BANKS
+        .iter()
+        .filter_map(|b| compact.find(b).map(|pos| (pos, *b)))
+        .min_by_key(|(pos, b)| (*pos, std::cmp::Reverse(b.len())));
+    if let Some((_, bank)) = known {
+        return Some(bank.to_owned());
+    }
+    let chars: Vec<char> = compact.chars().collect();
+    let end = chars.windows(2).position(|w| w == ['银', '行'])?;
+    let mut start = end;
+    while start > 0 && end - start < 6 && crate::text::is_cjk(chars[start - 1]) {
+        start -= 1;
+    }
+    (end - start >= 2).then(|| chars[start..end + 2].iter().collect())
+}
+
+/// Reads the card a line mentions. Unmasked numbers go to `number` (and
+/// their last four digits to `last4`); masked numbers, `尾号1234` and
+/// `(1234)` after a card or bank word give `last4` only.
+pub fn parse_card(s: &str) -> CardInfo {
+    let mut info = CardInfo {
+        bank: find_bank(s).unwrap_or_default(),
+        ..CardInfo::default()
+    };
+    for token in card_tokens(s) {
+        let digit_count = token.chars().filter(char::is_ascii_digit).count();
+        let mask_count = token.chars().filter(|c| is_mask(*c)).count();
+        if mask_count == 0 && (13..=19).contains(&token.len()) {
+            // The last four are right even when a digit before them is not;
+            // the full number only when it passes the check.
+            info.last4 = token.get(token.len() - 4..).unwrap_or_default().to_owned();
+            if is_plausible_card_number(&token) {
+                info.number = token;
+            }
+            return info;
+        }
+        if mask_count >= 2 && digit_count >= 4 {
+            let tail: String = token
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            if tail.len() == 4 {
+                info.last4 = tail;
+                return info;
+            }
+        }
+    }
+    if let Some(last4) = tail_number_after_word(s) {
+        info.last4 = last4;
+    }
+    info
+}
+
+/// Reads the value of a card label (`卡号`, `付款卡`): like [`parse_card`],
+/// and when OCR turned the mask stars into letters (`6200 sx xxxs 8311`,
+/// `621700**xxy*6471 /C`), the final group of four digits still counts if
+/// the value shows signs of a masked number: a leading digit group that is
+/// too short for a full number, or junk glued before the group.
+pub fn parse_card_field(s: &str) -> CardInfo {
+    let mut info = parse_card(s);
+    if info.last4.is_empty() {
+        info.last4 = masked_tail(s).unwrap_or_default();
+    }
+    info
+}
+
+fn masked_tail(s: &str) -> Option<String> {
+    let mut t = s.trim_end().trim_end_matches([')', ' ']);
+    for suffix in ["/C", "/c", "/ C", "C"] {
+        if let Some(rest) = t.strip_suffix(suffix) {
+            t = rest.trim_end();
+            break;
+        }
+    }
+    let chars: Vec<char> = t.chars().collect();
+    let n = chars.len();
+    if n < 6 || !chars[n - 4..].iter().all(char::is_ascii_digit) || chars[n - 5].is_ascii_digit() {
+        return None;
+    }
+    let before = &chars[..n - 4];
+    let groups: Vec<usize> = before
+        .split(|c| !c.is_ascii_digit())
+        .map(<[char]>::len)
+        .filter(|&len| len > 0)
+        .collect();
+    let digits: usize = groups.iter().sum::<usize>() + 4;
+    // `6217 <junk> 1234`: a bank prefix, hidden digits, the last four.
+    let prefixed = groups.first().is_some_and(|&g| (4..=6).contains(&g))
+        && before.first().is_some_and(|c| ('3'..='6').contains(c))
+        && (8..13).contains(&digits);
+    let junk = before
+        .iter()
+        .rev()
+        .take_while(|c| !c.is_ascii_digit() && !crate::text::is_cjk(**c))
+        .filter(|c| !c.is_whitespace())
+        .count();
+    (prefixed || (groups.is_empty() && junk >= 2)).then(|| chars[n - 4..].iter().collect())
+}
+
+/// Runs of digits and mask characters, with single spaces and hyphens
+/// between groups removed (`6217 **** **** 1234` → `6217********1234`).
+fn card_tokens(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let is_card = |c: char| c.is_ascii_digit() || is_mask(c);
+    let mut tokens = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if is_card(c) {
+            cur.push(c);
+        } else if matches!(c, ' ' | '-')
+            && !cur.is_empty()
+            && chars.get(i + 1).is_some_and(|n| is_card(*n))
+            && chars.get(i.wrapping_sub(1)).is_some_and(|p| is_card(*p))
+        {
+            // A group separator inside the number.
+        } else if !cur.is_empty() {
+            tokens.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        tokens.push(cur);
+    }
+    tokens
+}
+
+/// `尾号1234`, `末四位 1234`, `(1234)`, or four digits ending a line that
+/// names a card or a bank (`招商银行信用卡 1234`).
+fn tail_number_after_word(s: &str) -> Option<String> {
+    let compact = crate::text::compact(s);
+    let chars: Vec<char> = compact.chars().collect();
+    let four_at = |i: usize| -> Option<String> {
+        let group: String = chars.get(i..i + 4)?.iter().collect();
+        let bounded = !(chars.get(i + 4).is_some_and(char::is_ascii_digit)
+            || i > 0 && chars[i - 1].is_ascii_digit());
+        (group.chars().all(|c| c.is_ascii_digit()) && bounded).then_some(group)
+    };
+    for marker in ["尾号", "末四位", "后四位", "尾数"] {
+        if let Some(pos) = compact.find(marker) {
+            let mut i = compact[..pos].chars().count() + marker.chars().count();
+            while chars.get(i).is_some_and(|c| matches!(c, ':' | '为' | '是')) {
+                i += 1;
+            }
+            if let Some(found) = four_at(i) {
+                return Some(found);
+            }
+        }
+    }
+    let names_card = ["卡", "银行", "Card", "card"]
+        .iter()
+        .any(|w| compact.contains(w));
+    if !names_card {
+        return None;
+    }
+    // The last standalone group of four digits, in brackets or at the end.
+    (0..chars.len()).rev().find_map(|i| {
+        let found = four_at(i)?;
+        let before = i.checked_sub(1).map(|k| chars[k]);
+        let after = chars.get(i + 4).copied();
+        let bracketed =
+            matches!(before, Some('(' | '[' | '<')) || matches!(after, Some(')' | ']' | '>'));
+        let at_end = after.is_none();
+        (bracketed || at_end).then_some(found)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn last4(s: &str) -> String {
+        parse_card(s).last4
+    }
+
+    #[test]
+    fn app_payment_methods() {
+        let c = parse_card("招商银行信用卡(1234)");
+        assert_eq!(
+            (c.last4.as_str(), c.bank.as_str(), c.number.as_str()),
+            ("1234", "招商银行", "")
+        );
+        assert_eq!(last4("中国工商银行储蓄卡(0042"), "0042");
+        assert_eq!(last4("建设银行 借记卡 尾号 5678"), "5678");
+        assert_eq!(last4("付款卡 交通银行信用卡 9012"), "9012");
+        assert_eq!(last4("零钱"), "");
+        assert_eq!(last4("余额宝"), "");
+        assert_eq!(parse_card("中国工商银行储蓄卡").bank, "中国工商银行");
+        assert_eq!(parse_card("中国银行信用卡").bank, "中国银行");
+        assert_eq!(
+            parse_card("示例农村商业银行借记卡").bank,
+            "示例农村商业银行"
+        );
+    }
+
+    #[test]
+    fn masked_and_full_numbers() {
+        assert_eq!(last4("卡号 6217 **** **** 1234"), "1234");
+        assert_eq!(last4("CARD NO. 621700******1234 /C"), "1234");
+        assert_eq!(last4("6217 xxxx xxxx 4321"), "4321");
+        assert_eq!(last4("**** 8765"), "8765");
+        let c = parse_card("卡号 6200 0000 0000 0001 230");
+        assert_eq!(
+            (c.number.as_str(), c.last4.as_str()),
+            ("6200000000000001230", "1230")
+        );
+        // One digit misread: the check fails, only the last four remain.
+        let c = parse_card("卡号 6200 0000 0000 0001 231");
+        assert_eq!((c.number.as_str(), c.last4.as_str()), ("", "1231"));
+    }
+
+    #[test]
+    fn masks_misread_by_ocr() {
+        assert_eq!(parse_card_field("6200 \"sx xxxs 8311").last4, "8311");
+        assert_eq!(parse_card_field("6200 sr 7224").last4, "7224");
+        assert_eq!(parse_card_field("621700**xxy*6471 /C").last4, "6471");
+        assert_eq!(parse_card_field("sxxxx 1234").last4, "1234");
+        assert_eq!(parse_card_field("6200 一 8962").last4, "8962");
+        assert_eq!(parse_card_field("6200 \"5 9310").last4, "9310");
+        assert_eq!(parse_card_field("2025-03-11 1234").last4, "");
+        assert_eq!(parse_card_field("电话 1234").last4, "");
+    }
+
+    #[test]
+    fn no_card_in_other_numbers() {
+        assert_eq!(last4("订单号 2025031122001412345678901234"), "");
+        assert_eq!(last4("2025-03-11 12:03:45"), "");
+    }
+}

@@ -1,0 +1,76 @@
+//! The synthetic screenshot fixtures (fixtures/screenshots): listing them
+//! with their expected records, and scoring recognised records against them
+//! (shared by the accuracy example, the bench and the tests).
+
+use std::path::{Path, PathBuf};
+
+use crate::record::PaymentRecord;
+
+/// One fixture: the image and the record it should give.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    pub image: PathBuf,
+    pub expected: PaymentRecord,
+    /// Screen type from the file name (`alipay_bill_03` → `alipay_bill`).
+    pub kind: String,
+}
+
+/// The fixtures directory of this workspace.
+pub fn default_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/screenshots")
+}
+
+/// Every `*.json` with its image in `dir`, sorted by name.
+pub fn load(dir: &Path) -> std::io::Result<Vec<Fixture>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)?;
+        let expected: PaymentRecord = serde_json::from_str(&text).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
+        })?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let kind = stem
+            .rsplit_once('_')
+            .filter(|(_, n)| n.chars().all(|c| c.is_ascii_digit()))
+            .map_or(stem.clone(), |(k, _)| k.to_owned());
+        out.push(Fixture {
+            image: dir.join(&expected.file),
+            expected,
+            kind,
+        });
+    }
+    out.sort_by(|a, b| a.image.cmp(&b.image));
+    Ok(out)
+}
+
+/// The fields the accuracy target is about, and a few more reported.
+pub const SCORED: [&str; 3] = ["amount", "date", "card_last4"];
+pub const REPORTED: [&str; 5] = ["time", "merchant", "status", "card_number", "no_payment"];
+
+/// A field's value by name.
+pub fn field(r: &PaymentRecord, name: &str) -> String {
+    match name {
+        "amount" => r.amount.clone(),
+        "date" => r.date.clone(),
+        "time" => r.time.clone(),
+        "card_last4" => r.card_last4.clone(),
+        "card_number" => r.card_number.clone(),
+        "card_bank" => r.card_bank.clone(),
+        "merchant" => r.merchant.clone(),
+        "channel" => r.channel.clone(),
+        "order_no" => r.order_no.clone(),
+        "status" => r.status.clone(),
+        "no_payment" => r.no_payment.to_string(),
+        _ => String::new(),
+    }
+}

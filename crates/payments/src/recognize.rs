@@ -1,0 +1,479 @@
+//! Recognition of one screenshot: prepare the image, OCR it in block mode,
+//! parse; when key fields are missing, OCR again in sparse mode and fill the
+//! gaps from that pass.
+
+use std::path::Path;
+
+use image::{DynamicImage, GrayImage};
+
+use crate::error::PaymentsError;
+use crate::ocr::{Ocr, OcrPage, PageMode, Tesseract};
+use crate::preprocess::{self, Prep};
+use crate::record::{FIELD_AMOUNT, FIELD_CARD_LAST4, PaymentRecord};
+use crate::screens::{self, ScreenType};
+use crate::{amount, card};
+
+/// The outcome of recognising one screenshot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recognition {
+    pub record: PaymentRecord,
+    pub screen: ScreenType,
+    /// OCR text of the pass the record mostly comes from: what a caller may
+    /// hand the LLM when `record.unreadable` is not empty.
+    pub text: String,
+    /// Page modes run, in order.
+    pub passes: Vec<PageMode>,
+    /// The payment method row names a wallet (零钱, 余额宝, 花呗): no card
+    /// is to be expected.
+    pub wallet: bool,
+    /// Fields read only from doubtful words and not yet confirmed by
+    /// another pass; they are emptied before the result is returned.
+    tentative: Vec<&'static str>,
+}
+
+/// Reads payment screenshots with an OCR engine.
+#[derive(Debug, Clone)]
+pub struct Recognizer<O> {
+    pub ocr: O,
+    pub prep: Prep,
+    /// Page modes of the passes: the first always runs, each further one
+    /// only while key fields are still missing.
+    pub modes: Vec<PageMode>,
+}
+
+impl Recognizer<Tesseract> {
+    /// A recognizer using the tesseract program on `PATH`.
+    pub fn tesseract() -> Self {
+        Self::new(Tesseract::default())
+    }
+}
+
+impl<O: Ocr> Recognizer<O> {
+    pub fn new(ocr: O) -> Self {
+        Self {
+            ocr,
+            prep: Prep::default(),
+            modes: vec![PageMode::Block, PageMode::Sparse, PageMode::Column],
+        }
+    }
+
+    /// Recognises an image file; the record's `file` is its file name.
+    pub fn recognize_file(&self, path: &Path) -> Result<Recognition, PaymentsError> {
+        let image = preprocess::load(path)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.recognize_image(&name, &image)
+    }
+
+    /// Recognises a decoded image.
+    pub fn recognize_image(
+        &self,
+        file: &str,
+        image: &DynamicImage,
+    ) -> Result<Recognition, PaymentsError> {
+        let gray = preprocess::prepare(image, &self.prep);
+        let mut best: Option<Recognition> = None;
+        for &mode in &self.modes {
+            let page = self.ocr.recognize(&gray, mode)?;
+            let mut pass = read_page(file, &page, mode);
+            self.reread(&gray, &page, &mut pass)?;
+            let merged = match best.take() {
+                Some(sofar) => merge(sofar, pass),
+                None => pass,
+            };
+            if is_complete(&merged) {
+                return Ok(merged);
+            }
+            best = Some(merged);
+        }
+        best.map(drop_tentative)
+            .ok_or_else(|| PaymentsError::Tesseract("no page mode configured".to_owned()))
+    }
+}
+
+impl<O: Ocr> Recognizer<O> {
+    /// Re-reads the rows of the amount and of the card number, cropped and
+    /// stacked into one small image, with a digits-only model: a second
+    /// opinion on the two fields that matter most. Agreeing confirms a
+    /// value; disagreeing empties it (a later pass may read it again); a
+    /// card row the page read no last four from takes the re-read's.
+    fn reread(
+        &self,
+        gray: &GrayImage,
+        page: &OcrPage,
+        pass: &mut Recognition,
+    ) -> Result<(), PaymentsError> {
+        let expects_card = !matches!(
+            pass.screen,
+            ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
+        ) && !pass.wallet;
+        let card_row = page
+            .lines
+            .iter()
+            .find(|l| is_card_row(&l.text))
+            .filter(|_| expects_card || !pass.record.card_last4.is_empty());
+        let cents = pass.record.amount_cents();
+        let amount_row = cents.and_then(|c| {
+            page.lines
+                .iter()
+                .find(|l| amount::find_amounts(&l.text).iter().any(|h| h.cents == c))
+        });
+        let mut crops = Vec::new();
+        if let Some(row) = amount_row.and_then(|l| crop_numbers(gray, l)) {
+            crops.push((FIELD_AMOUNT, row));
+        }
+        if let Some(row) = card_row.and_then(|l| crop_numbers(gray, l)) {
+            crops.push((FIELD_CARD_LAST4, row));
+        }
+        if crops.is_empty() {
+            return Ok(());
+        }
+        let (stacked, bands) = stack(&crops);
+        let reread = self.ocr.recognize(&stacked, PageMode::Digits)?;
+        tracing::debug!(text = %reread.text(), "digits re-read");
+        for (field, (top, bottom)) in bands {
+            let text: String = reread
+                .lines
+                .iter()
+                .filter(|l| {
+                    let mid = (l.top + l.bottom) / 2;
+                    mid >= top && mid < bottom
+                })
+                .map(|l| l.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let r = &mut pass.record;
+            if field == FIELD_AMOUNT {
+                let hits = amount::find_amounts(&text);
+                if hits.is_empty() {
+                    continue;
+                }
+                // A currency sign outside the whitelist comes back as a
+                // digit in front (`¥811.86` as `4811.86`): the page's digits
+                // ending the re-read still agree.
+                let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+                let page_digits = digits(&r.amount);
+                let agrees = hits.iter().any(|h| Some(h.cents) == cents)
+                    || (!page_digits.is_empty() && digits(&text).ends_with(&page_digits));
+                if !agrees {
+                    r.amount.clear();
+                }
+            } else {
+                let t = text.trim();
+                // The crop may hold just the four digits (`(1234)` without
+                // its brackets, which the whitelist drops).
+                let seen = if t.len() == 4 && t.chars().all(|c| c.is_ascii_digit()) {
+                    t.to_owned()
+                } else {
+                    card::parse_card_field(t).last4
+                };
+                if seen.is_empty() {
+                    continue;
+                }
+                if r.card_last4.is_empty() {
+                    r.card_last4 = seen;
+                } else if r.card_last4 != seen {
+                    r.card_last4.clear();
+                    r.card_number.clear();
+                }
+            }
+            pass.tentative.retain(|f| *f != field);
+        }
+        pass.record.fill_unreadable();
+        Ok(())
+    }
+}
+
+/// Stacks crops under each other with white gaps; returns the image and
+/// each crop's vertical band in it.
+/// Where each crop landed in the stacked image: its label and vertical span.
+type Placements = Vec<(&'static str, (i32, i32))>;
+
+fn stack(crops: &[(&'static str, GrayImage)]) -> (GrayImage, Placements) {
+    let width = crops.iter().map(|(_, c)| c.width()).max().unwrap_or(1);
+    let height: u32 = crops.iter().map(|(_, c)| c.height()).sum();
+    let mut out = GrayImage::from_pixel(width, height.max(1), image::Luma([255]));
+    let mut bands = Vec::new();
+    let mut y = 0u32;
+    for (field, crop) in crops {
+        image::imageops::replace(&mut out, crop, 0, i64::from(y));
+        let top = i32::try_from(y).unwrap_or(i32::MAX);
+        y += crop.height();
+        bands.push((*field, (top, i32::try_from(y).unwrap_or(i32::MAX))));
+    }
+    (out, bands)
+}
+
+/// A row that holds the card: a card label, or a payment method naming a
+/// bank card.
+fn is_card_row(line: &str) -> bool {
+    let c = crate::text::compact(line);
+    let label = ["卡号", "交易卡号", "付款卡", "支付卡", "CARDNO", "CARD"]
+        .iter()
+        .any(|l| c.starts_with(l));
+    let method = ["付款方式", "支付方式"].iter().any(|l| c.starts_with(l)) && c.contains('卡');
+    label || method
+}
+
+/// The part of a line from its first word with a digit or star, scaled to
+/// ~48 px high on a white margin of 20 px.
+fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line) -> Option<GrayImage> {
+    let first = line
+        .words
+        .iter()
+        .find(|(w, _, _)| w.chars().any(|c| c.is_ascii_digit() || c == '*'))
+        .map(|(_, left, _)| *left)?;
+    let pad = (line.bottom - line.top) / 4;
+    let left = u32::try_from((first - pad).max(0)).ok()?;
+    let top = u32::try_from((line.top - pad).max(0)).ok()?;
+    let right = u32::try_from(line.right + pad).ok()?.min(gray.width());
+    let bottom = u32::try_from(line.bottom + pad).ok()?.min(gray.height());
+    if right <= left + 4 || bottom <= top + 4 {
+        return None;
+    }
+    let crop = image::imageops::crop_imm(gray, left, top, right - left, bottom - top).to_image();
+    // Text of the row ~48 px high, whatever its size on the page.
+    let factor = 48.0 / f64::from((line.bottom - line.top).max(1));
+    let crop = if factor < 0.9 {
+        preprocess::downscale(&crop, factor)
+    } else if factor > 1.1 {
+        let w = preprocess::scaled(crop.width(), factor);
+        let h = preprocess::scaled(crop.height(), factor);
+        image::imageops::resize(&crop, w, h, image::imageops::FilterType::Triangle)
+    } else {
+        crop
+    };
+    let mut canvas =
+        GrayImage::from_pixel(crop.width() + 40, crop.height() + 40, image::Luma([255]));
+    image::imageops::replace(&mut canvas, &crop, 20, 20);
+    Some(canvas)
+}
+
+fn read_page(file: &str, page: &OcrPage, mode: PageMode) -> Recognition {
+    let screens::Parsed {
+        screen,
+        record,
+        tentative,
+    } = screens::parse(file, page);
+    let wallet = page.lines.iter().any(|l| {
+        let method = ["付款方式", "支付方式"].iter().any(|m| l.text.contains(m));
+        method && ["零钱", "余额", "花呗"].iter().any(|w| l.text.contains(w))
+    });
+    Recognition {
+        record,
+        screen,
+        text: page.text(),
+        passes: vec![mode],
+        wallet,
+        tentative,
+    }
+}
+
+/// Whether what was read so far covers what the screen type shows: amount,
+/// status (a refund must not pass for a payment), date (the 支付成功 page
+/// has none) and a card (unless the two apps name a wallet as the method;
+/// a bank screen's 可用余额 is no payment method).
+fn is_complete(r: &Recognition) -> bool {
+    let rec = &r.record;
+    if !r.tentative.is_empty() {
+        return false;
+    }
+    match r.screen {
+        // Several lines read, none about a payment and no amount standing
+        // alone: a chat, a photo. Otherwise other modes may find more.
+        ScreenType::NoPayment => {
+            r.text.lines().count() >= 3
+                && !r
+                    .text
+                    .lines()
+                    .any(|l| amount::find_amounts(l).iter().any(|h| h.alone))
+        }
+        ScreenType::WechatSuccess => !rec.amount.is_empty(),
+        _ => {
+            let wallet =
+                r.wallet && matches!(r.screen, ScreenType::AlipayBill | ScreenType::WechatBill);
+            !rec.amount.is_empty()
+                && !rec.date.is_empty()
+                && !rec.status.is_empty()
+                && (!rec.card_last4.is_empty() || wallet)
+        }
+    }
+}
+
+/// Settles a field the base read tentatively: the other pass agreeing
+/// confirms it; the other reading it confidently otherwise replaces it; two
+/// doubtful different readings leave it empty. A confident base value
+/// stays, and one the other pass doubts, confirmed by the base, loses its
+/// doubt.
+fn confirm(base: &mut Recognition, other: &Recognition, field: &'static str) {
+    let mine = field_value(&base.record, field);
+    let theirs = field_value(&other.record, field);
+    let mine_doubtful = base.tentative.contains(&field);
+    let theirs_doubtful = other.tentative.contains(&field);
+    if !mine_doubtful || theirs.is_empty() {
+        return;
+    }
+    if mine == theirs || !theirs_doubtful {
+        set_field(&mut base.record, field, theirs);
+        base.tentative.retain(|f| *f != field);
+    } else {
+        set_field(&mut base.record, field, String::new());
+        base.tentative.retain(|f| *f != field);
+    }
+}
+
+fn field_value(r: &PaymentRecord, field: &str) -> String {
+    match field {
+        FIELD_AMOUNT => r.amount.clone(),
+        FIELD_CARD_LAST4 => r.card_last4.clone(),
+        _ => String::new(),
+    }
+}
+
+fn set_field(r: &mut PaymentRecord, field: &str, value: String) {
+    match field {
+        FIELD_AMOUNT => r.amount = value,
+        FIELD_CARD_LAST4 => r.card_last4 = value,
+        _ => {}
+    }
+}
+
+/// Empties fields still doubtful after the last pass: never a guess.
+fn drop_tentative(mut r: Recognition) -> Recognition {
+    for field in std::mem::take(&mut r.tentative) {
+        set_field(&mut r.record, field, String::new());
+        if field == FIELD_CARD_LAST4 {
+            r.record.card_number.clear();
+        }
+    }
+    r.record.fill_unreadable();
+    r
+}
+
+/// Number of key fields a pass read.
+fn key_fields(r: &PaymentRecord) -> usize {
+    [&r.amount, &r.date, &r.card_last4, &r.merchant]
+        .iter()
+        .filter(|v| !v.is_empty())
+        .count()
+}
+
+/// Keeps the pass that read more key fields and fills its empty fields from
+/// the other when both saw the same screen type.
+fn merge(first: Recognition, second: Recognition) -> Recognition {
+    let passes = [first.passes.clone(), second.passes.clone()].concat();
+    let first_better = key_fields(&first.record) >= key_fields(&second.record)
+        && !(first.screen == ScreenType::NoPayment && second.screen != ScreenType::NoPayment);
+    let (mut base, other) = if first_better {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let other_wallet = other.wallet && other.screen == base.screen;
+    if base.screen == other.screen && base.screen != ScreenType::NoPayment {
+        confirm(&mut base, &other, FIELD_AMOUNT);
+        confirm(&mut base, &other, FIELD_CARD_LAST4);
+        // Values filled in from the other pass keep its doubt.
+        for field in &other.tentative {
+            if field_value(&base.record, field).is_empty() && !base.tentative.contains(field) {
+                base.tentative.push(field);
+            }
+        }
+        let r = &mut base.record;
+        let o = other.record;
+        for (mine, theirs) in [
+            (&mut r.amount, o.amount),
+            (&mut r.date, o.date),
+            (&mut r.time, o.time),
+            (&mut r.card_last4, o.card_last4),
+            (&mut r.card_number, o.card_number),
+            (&mut r.card_bank, o.card_bank),
+            (&mut r.merchant, o.merchant),
+            (&mut r.order_no, o.order_no),
+            (&mut r.status, o.status),
+        ] {
+            if mine.is_empty() {
+                *mine = theirs;
+            }
+        }
+        // A number that is not the card the last four belong to is dropped.
+        if !r.card_number.is_empty() && !r.card_number.ends_with(&r.card_last4) {
+            r.card_number.clear();
+        }
+        r.fill_unreadable();
+    }
+    base.passes = passes;
+    base.wallet |= other_wallet;
+    base
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// OCR that answers each page mode with fixed text.
+    struct FakeOcr {
+        block: &'static str,
+        sparse: &'static str,
+    }
+
+    impl Ocr for FakeOcr {
+        fn recognize(&self, _: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+            Ok(OcrPage::from_text(match mode {
+                PageMode::Sparse => self.sparse,
+                PageMode::Digits => "",
+                _ => self.block,
+            }))
+        }
+    }
+
+    fn blank() -> DynamicImage {
+        DynamicImage::ImageLuma8(GrayImage::from_pixel(390, 844, image::Luma([255])))
+    }
+
+    #[test]
+    fn one_pass_when_complete() {
+        let ocr = FakeOcr {
+            block: "账单详情\n示例店\n-58.00\n交易成功\n支付时间 2025-03-11 12:03:45\n付款方式 招商银行信用卡(1234)\n商品说明 x",
+            sparse: "",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.passes, vec![PageMode::Block]);
+        assert_eq!(r.record.file, "a.png");
+        assert_eq!(r.record.card_last4, "1234");
+        assert_eq!(r.screen, ScreenType::AlipayBill);
+    }
+
+    #[test]
+    fn second_pass_fills_gaps() {
+        let ocr = FakeOcr {
+            block: "账单详情\n示例店\n-58.00\n交易成功\n支付时间 2025-03-11 12:03:45\nWRAL 招商银行\n商品说明 x",
+            sparse: "账单详情\n示例店\n-58.00\n交易成功\n支付时间\n2025-03-11 12:03:45\n付款方式\n招商银行信用卡(1234)\n商品说明 x",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.passes, vec![PageMode::Block, PageMode::Sparse]);
+        assert_eq!(r.record.card_last4, "1234");
+        assert_eq!(r.record.amount, "58.00");
+    }
+
+    #[test]
+    fn chat_is_no_payment() {
+        let ocr = FakeOcr {
+            block: "示例同事\n发票收到了吗\n12:30",
+            sparse: "示例同事\n发票收到了吗",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("chat.png", &blank())
+            .unwrap();
+        assert_eq!(r.passes, vec![PageMode::Block]);
+        assert!(r.record.no_payment);
+        assert_eq!(r.screen, ScreenType::NoPayment);
+        assert!(r.record.unreadable.is_empty());
+    }
+}

@@ -1,0 +1,181 @@
+//! A bank app's card transaction details (交易详情 / 收支明细): 交易金额
+//! (or the amount big), 交易时间 or 交易日期 + 时间, 卡号 `6217 **** ****
+//! 1234` or the full number, 交易类型 消费, 商户名称 / 交易对手. Also the
+//! fallback for payment screens of no known layout.
+
+use super::fields::Fields;
+use super::{Spec, extract};
+use crate::amount::Sign;
+use crate::card;
+use crate::record::{CHANNEL_BANK_SUFFIX, PaymentRecord, STATUS_SUCCESS};
+
+pub const SPEC: Spec = Spec {
+    headline_amount: false,
+    amount_labels: &[
+        "交易金额",
+        "支出金额",
+        "消费金额",
+        "入账金额",
+        "金额",
+        "人民币",
+    ],
+    date_labels: &[
+        "交易时间",
+        "交易日期",
+        "记账日期",
+        "入账日期",
+        "消费时间",
+        "日期",
+    ],
+    time_labels: &["时间"],
+    card_labels: &[
+        "卡号",
+        "交易卡号",
+        "银行卡号",
+        "付款卡号",
+        "本方账号",
+        "账号",
+        "付款账号",
+        "交易账户",
+    ],
+    bank_labels: &["开户行", "发卡行"],
+    merchant_labels: &[
+        "商户名称",
+        "交易对手",
+        "对方户名",
+        "收款方",
+        "对方账户名",
+        "交易商户",
+        "商户",
+    ],
+    order_labels: &["交易流水号", "流水号", "交易参考号", "参考号", "交易编号"],
+    status_labels: &["交易状态", "交易类型", "交易摘要", "摘要"],
+    row_labels: &[
+        "交易金额",
+        "交易时间",
+        "交易日期",
+        "卡号",
+        "交易卡号",
+        "交易类型",
+        "商户名称",
+    ],
+};
+
+/// Every label any screen uses: for screens of no known layout.
+pub const OTHER_SPEC: Spec = Spec {
+    headline_amount: false,
+    amount_labels: &[
+        "交易金额",
+        "支付金额",
+        "付款金额",
+        "订单金额",
+        "实付金额",
+        "消费金额",
+        "金额",
+    ],
+    date_labels: &[
+        "支付时间",
+        "交易时间",
+        "付款时间",
+        "创建时间",
+        "交易日期",
+        "日期",
+    ],
+    time_labels: &["时间"],
+    card_labels: &[
+        "付款方式",
+        "支付方式",
+        "付款卡",
+        "卡号",
+        "交易卡号",
+        "银行卡",
+    ],
+    bank_labels: &["发卡行"],
+    merchant_labels: &[
+        "收款方全称",
+        "商户全称",
+        "商户名称",
+        "收款方",
+        "交易对手",
+        "对方户名",
+    ],
+    order_labels: &["订单号", "交易单号", "订单编号", "交易流水号"],
+    status_labels: &["交易状态", "当前状态", "交易类型"],
+    row_labels: &[
+        "支付时间",
+        "交易时间",
+        "付款方式",
+        "支付方式",
+        "交易金额",
+        "订单号",
+    ],
+};
+
+pub fn parse(f: &Fields) -> PaymentRecord {
+    let x = extract(f, &SPEC);
+    let mut r = x.record;
+    // A bank's transaction details list posted transactions: money out
+    // (a minus, or a 支出 label) is a completed payment even when the
+    // 交易类型 row was not read.
+    let outflow = x.amount.is_some_and(|a| a.sign == Sign::Minus) || f.contains("支出金额");
+    if r.status.is_empty() && outflow {
+        r.status = STATUS_SUCCESS.to_owned();
+    }
+    // The app's name heads the screen; else the card's bank names it.
+    let header_bank = f.lines.iter().take(4).find_map(|l| card::find_bank(l));
+    if r.card_bank.is_empty() {
+        r.card_bank = header_bank.clone().unwrap_or_default();
+    }
+    let bank = header_bank.unwrap_or_else(|| r.card_bank.clone());
+    if !bank.is_empty() {
+        r.channel = format!("{bank}{CHANNEL_BANK_SUFFIX}");
+    }
+    r
+}
+
+pub fn parse_other(f: &Fields) -> PaymentRecord {
+    let mut x = extract(f, &OTHER_SPEC);
+    if x.record.date.is_empty()
+        && let Some(dt) = f.any_date_time()
+    {
+        x.record.date = dt.date.to_string();
+        x.record.time = dt.time;
+    }
+    x.record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ocr::OcrPage;
+
+    #[test]
+    fn reads_card_details() {
+        let page = OcrPage::from_text(
+            "中国工商银行\n交易详情\n交易金额 -2,300.00\n交易日期 2025-06-01\n交易时间 09:15:02\n卡号 6222 **** **** 8765\n交易类型 消费\n商户名称 示例酒店管理有限公司\n可用余额 12,345.67",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(r.amount, "2300.00");
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2025/06/01", "09:15:02")
+        );
+        assert_eq!(r.card_last4, "8765");
+        assert_eq!(r.card_bank, "中国工商银行");
+        assert_eq!(r.channel, "中国工商银行手机银行");
+        assert_eq!(r.merchant, "示例酒店管理有限公司");
+        assert_eq!(r.status, "成功");
+    }
+
+    #[test]
+    fn full_number_and_refund() {
+        let page = OcrPage::from_text(
+            "交易明细\n交易金额 +99.90\n交易时间 2025-06-03 10:00\n卡号 6200 0000 0000 0047\n交易类型 退货\n交易对手 示例商城",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(r.card_number, "6200000000000047");
+        assert_eq!(r.card_last4, "0047");
+        assert_eq!(r.status, "退款");
+        assert_eq!(r.channel, "");
+    }
+}

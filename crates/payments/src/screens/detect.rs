@@ -1,0 +1,224 @@
+//! Screen type detection by keywords typical of each app (not by the
+//! layout of any one template), each weighted by how specific it is.
+
+use super::ScreenType;
+use super::fields::Fields;
+use crate::amount;
+use crate::text;
+
+/// Keywords and their weights per screen type.
+const KEYWORDS: &[(ScreenType, &[(&str, i32)])] = &[
+    (
+        ScreenType::PosSlip,
+        &[
+            ("签购单", 6),
+            ("POS", 2),
+            ("CARDHOLDER", 3),
+            ("MERCHANT", 3),
+            ("商户存根", 3),
+            ("持卡人存根", 3),
+            ("终端编号", 3),
+            ("凭证号", 3),
+            ("批次号", 3),
+            ("授权码", 2),
+            ("发卡行", 2),
+            ("收单行", 2),
+            ("TRANS", 2),
+            ("有效期", 1),
+            ("操作员", 2),
+            ("持卡人签名", 3),
+        ],
+    ),
+    (
+        ScreenType::WechatBill,
+        &[
+            ("交易单号", 4),
+            ("商户单号", 4),
+            ("当前状态", 4),
+            ("收单机构", 3),
+            ("财付通", 2),
+            ("零钱", 1),
+            ("微信", 2),
+            ("商户全称", 2),
+            ("年", 0),
+        ],
+    ),
+    (
+        ScreenType::AlipayBill,
+        &[
+            ("创建时间", 3),
+            ("商家订单号", 3),
+            ("收款方全称", 3),
+            ("商品说明", 3),
+            ("账单分类", 3),
+            ("支付宝", 3),
+            ("花呗", 2),
+            ("余额宝", 2),
+            ("交易成功", 2),
+            ("付款方式", 2),
+            ("标签和备注", 3),
+            ("对此订单有疑问", 3),
+            ("计入收支", 2),
+            ("订单号", 1),
+        ],
+    ),
+    (
+        ScreenType::Unionpay,
+        &[
+            ("云闪付", 6),
+            ("银联", 3),
+            ("UnionPay", 4),
+            ("付款卡", 3),
+            ("订单编号", 2),
+            ("交易类型", 1),
+            ("优惠", 1),
+        ],
+    ),
+    (
+        ScreenType::BankCard,
+        &[
+            ("手机银行", 3),
+            ("交易明细", 2),
+            ("收支明细", 3),
+            ("交易卡号", 3),
+            ("交易金额", 2),
+            ("记账日期", 3),
+            ("余额", 2),
+            ("对方户名", 3),
+            ("交易渠道", 3),
+            ("卡号", 2),
+            ("交易地点", 2),
+            ("交易摘要", 2),
+            ("交易对手", 3),
+            ("交易日期", 2),
+        ],
+    ),
+];
+
+/// Minimum score for a known layout.
+const MIN_SCORE: i32 = 4;
+
+/// Decides the screen type of a page.
+pub fn detect(f: &Fields) -> ScreenType {
+    let joined = f.joined();
+    let mut best = (ScreenType::Other, 0);
+    for (screen, words) in KEYWORDS {
+        let score: i32 = words
+            .iter()
+            .filter(|(w, _)| joined.contains(w))
+            .map(|(_, s)| s)
+            .sum();
+        if score > best.1 {
+            best = (*screen, score);
+        }
+    }
+    let success = wechat_success_score(f);
+    if success > best.1 {
+        best = (ScreenType::WechatSuccess, success);
+    }
+    if best.1 >= MIN_SCORE {
+        return best.0;
+    }
+    if looks_like_payment(f) {
+        ScreenType::Other
+    } else {
+        ScreenType::NoPayment
+    }
+}
+
+/// WeChat's 支付成功 page has almost no labels: 支付成功 on its own line,
+/// an amount with `¥`, and a 完成 button.
+fn wechat_success_score(f: &Fields) -> i32 {
+    let title: Vec<char> = "支付成功".chars().collect();
+    let standalone = f.lines.iter().any(|l| {
+        let c: Vec<char> = text::compact(l).chars().collect();
+        // One misread ideograph allowed (`文付成功`), or an icon before it.
+        (3..=5).contains(&c.len()) && text::edit_distance(&c, &title) <= 1
+            || c.ends_with(&title) && c.len() <= 6
+            || c == ['付', '款', '成', '功']
+    });
+    if !standalone || f.contains("账单详情") || f.contains("交易单号") {
+        return 0;
+    }
+    let mut score = 3;
+    if f.contains("完成") {
+        score += 2;
+    }
+    if f.lines.iter().any(|l| {
+        amount::find_amounts(l)
+            .iter()
+            .any(|h| h.alone && h.currency)
+    }) {
+        score += 2;
+    }
+    if f.contains("微信") || f.contains("收款方") {
+        score += 1;
+    }
+    score
+}
+
+/// Payment words together with an amount: a payment of some unknown
+/// layout rather than a chat that mentions money.
+fn looks_like_payment(f: &Fields) -> bool {
+    let words = ["支付", "付款", "交易", "消费", "订单", "金额", "收款"];
+    let labelled = f.lines.iter().any(|l| {
+        let c = text::compact(l);
+        words.iter().any(|w| c.starts_with(w)) && c.chars().count() <= 30
+    });
+    let amount = f
+        .lines
+        .iter()
+        .any(|l| amount::find_amounts(l).iter().any(|h| h.alone));
+    labelled && amount
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ocr::OcrPage;
+
+    fn kind(s: &str) -> ScreenType {
+        detect(&Fields::new(&OcrPage::from_text(s)))
+    }
+
+    #[test]
+    fn detects_types() {
+        assert_eq!(
+            kind("账单详情\n-58.00\n交易成功\n付款方式 招商银行信用卡(1234)\n商品说明 x\n订单号 1"),
+            ScreenType::AlipayBill
+        );
+        assert_eq!(
+            kind("-58.00\n当前状态 支付成功\n交易单号 42\n商户单号 1"),
+            ScreenType::WechatBill
+        );
+        assert_eq!(
+            kind("支付成功\n示例店\n¥58.00\n完成"),
+            ScreenType::WechatSuccess
+        );
+        assert_eq!(
+            kind("@\n文付成功\n示例店\nY576.08\n完成"),
+            ScreenType::WechatSuccess
+        );
+        assert_eq!(
+            kind("云闪付\n-58.00\n付款卡 尾号1234"),
+            ScreenType::Unionpay
+        );
+        assert_eq!(
+            kind("交易明细\n交易金额 -58.00\n卡号 6217 **** **** 1234\n余额 1.00"),
+            ScreenType::BankCard
+        );
+        assert_eq!(
+            kind("POS签购单\n商户名称(MERCHANT NAME)\n凭证号 1"),
+            ScreenType::PosSlip
+        );
+    }
+
+    #[test]
+    fn chat_is_no_payment() {
+        assert_eq!(
+            kind("示例同事\n发票我明天发你\n好的，一共58元\n12:30\n发送"),
+            ScreenType::NoPayment
+        );
+        assert_eq!(kind(""), ScreenType::NoPayment);
+    }
+}

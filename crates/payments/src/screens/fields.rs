@@ -1,0 +1,481 @@
+//! Label lookup shared by the screen parsers: find a line that starts with a
+//! label (tolerating OCR's spaces and a misread character) and take the
+//! value after it, or on the next line when the label stands alone.
+
+use crate::amount::{self, AmountHit, Sign};
+use crate::card::{self, CardInfo};
+use crate::date::{self, Date, DateTime};
+use crate::ocr::{MIN_DIGIT_CONF, OcrPage};
+use crate::record::{STATUS_CLOSED, STATUS_FAILED, STATUS_PENDING, STATUS_REFUND, STATUS_SUCCESS};
+use crate::text;
+
+/// Labels that start a row on some payment screen: a value line must not be
+/// one of these (then the label before it had no value).
+const KNOWN_LABELS: &[&str] = &[
+    "支付时间",
+    "创建时间",
+    "付款时间",
+    "交易时间",
+    "交易日期",
+    "记账日期",
+    "入账日期",
+    "退款时间",
+    "转账时间",
+    "付款方式",
+    "支付方式",
+    "退款方式",
+    "商品说明",
+    "商品",
+    "收款方全称",
+    "收款方",
+    "商户全称",
+    "商户名称",
+    "订单号",
+    "商家订单号",
+    "商户单号",
+    "交易单号",
+    "订单编号",
+    "当前状态",
+    "交易状态",
+    "交易类型",
+    "收单机构",
+    "付款卡",
+    "卡号",
+    "交易卡号",
+    "银行卡号",
+    "交易金额",
+    "金额",
+    "订单金额",
+    "支付金额",
+    "账单分类",
+    "标签和备注",
+    "计入收支",
+    "对方户名",
+    "交易对手",
+    "交易地点",
+    "余额",
+    "可用余额",
+    "摘要",
+    "交易摘要",
+    "发卡行",
+    "收单行",
+    "终端编号",
+    "商户编号",
+    "操作员号",
+    "有效期",
+    "批次号",
+    "凭证号",
+    "授权码",
+    "参考号",
+    "日期/时间",
+    "备注",
+    "交易渠道",
+    "支付奖励",
+    "交易流水号",
+    "流水号",
+    "交易编号",
+    "币种",
+    "优惠",
+    "交易凭证",
+];
+
+/// The lines of a page, with their compact (space-free) forms.
+#[derive(Debug)]
+pub struct Fields {
+    pub lines: Vec<String>,
+    compact: Vec<Vec<char>>,
+    /// Whether each line's numbers can be trusted (see `MIN_DIGIT_CONF`).
+    digits_ok: Vec<bool>,
+}
+
+/// A label found on a line, and its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Labeled {
+    pub line: usize,
+    pub value: String,
+}
+
+impl Fields {
+    pub fn new(page: &OcrPage) -> Self {
+        let lines: Vec<String> = page.lines.iter().map(|l| l.text.clone()).collect();
+        let compact = lines
+            .iter()
+            .map(|l| text::compact(l).chars().collect())
+            .collect();
+        let digits_ok = page
+            .lines
+            .iter()
+            .map(|l| l.digit_conf >= MIN_DIGIT_CONF)
+            .collect();
+        Self {
+            lines,
+            compact,
+            digits_ok,
+        }
+    }
+
+    /// All text, compacted, for keyword tests.
+    pub fn joined(&self) -> String {
+        self.compact
+            .iter()
+            .map(|l| l.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Whether some line contains `word` (spaces ignored).
+    pub fn contains(&self, word: &str) -> bool {
+        self.find_line(word).is_some()
+    }
+
+    /// The first line containing `word` (spaces ignored).
+    pub fn find_line(&self, word: &str) -> Option<usize> {
+        let w: Vec<char> = text::compact(word).chars().collect();
+        self.compact
+            .iter()
+            .position(|l| l.windows(w.len()).any(|win| win == w.as_slice()))
+    }
+
+    /// The value of the first label of `labels` found (in the order given:
+    /// callers list the preferred label first).
+    pub fn value(&self, labels: &[&str]) -> Option<Labeled> {
+        labels.iter().find_map(|label| self.value_of(label))
+    }
+
+    /// The value of one label: an exact label on any line first, then one
+    /// with a misread character.
+    fn value_of(&self, label: &str) -> Option<Labeled> {
+        let label: Vec<char> = text::compact(label).chars().collect();
+        [false, true].into_iter().find_map(|fuzzy| {
+            (0..self.lines.len()).find_map(|i| {
+                // A line that starts with another label exactly is that
+                // label's (`交易卡号` is not a misread `交易编号`).
+                if fuzzy && self.starts_with_known_label(i) {
+                    return None;
+                }
+                let end = label_end(&self.compact[i], &label, fuzzy)?;
+                self.value_at(i, end)
+            })
+        })
+    }
+
+    fn starts_with_known_label(&self, i: usize) -> bool {
+        KNOWN_LABELS.iter().any(|l| {
+            let l: Vec<char> = l.chars().collect();
+            label_end(&self.compact[i], &l, false).is_some()
+        })
+    }
+
+    /// The value after a label ending at compact index `end` of line `i`.
+    fn value_at(&self, i: usize, end: usize) -> Option<Labeled> {
+        let rest =
+            text::trim_value(&skip_english_label(&rest_after(&self.lines[i], end))).to_owned();
+        if !rest.is_empty() {
+            return Some(Labeled {
+                line: i,
+                value: rest,
+            });
+        }
+        // The value sits on the next line (narrow screens, POS slips).
+        let next = self.lines.get(i + 1)?;
+        let next_compact = self.compact.get(i + 1)?;
+        let next_is_label = KNOWN_LABELS.iter().any(|l| {
+            let l: Vec<char> = l.chars().collect();
+            // Two-char labels (`商品`, `卡号`) also begin ordinary words.
+            next_compact.starts_with(&l)
+                && (l.len() >= 3 || matches!(next_compact.get(l.len()), None | Some(':' | '(')))
+        });
+        (!next_is_label).then(|| Labeled {
+            line: i + 1,
+            value: text::trim_value(next).to_owned(),
+        })
+    }
+
+    /// Date and time from the first of `labels` that has a date. A label
+    /// with only a time (`交易时间 12:03:45` beside `交易日期 2025-03-11`) is
+    /// completed by `time_labels`.
+    pub fn date_time(&self, labels: &[&str], time_labels: &[&str]) -> Option<DateTime> {
+        let mut found = labels.iter().find_map(|label| {
+            let v = self.value_of(label)?;
+            date::find_date_time(&v.value).or_else(|| {
+                date::parse_compact_date(&v.value).map(|date| DateTime {
+                    date,
+                    time: String::new(),
+                })
+            })
+        })?;
+        if found.time.is_empty() {
+            found.time = labels
+                .iter()
+                .chain(time_labels)
+                .find_map(|l| {
+                    let v = self.value_of(l)?.value;
+                    // Only a value without a date: a time inside a date
+                    // value was already taken with it.
+                    date::find_date(&v)
+                        .is_none()
+                        .then(|| date::find_time(&v))
+                        .flatten()
+                })
+                .unwrap_or_default();
+        }
+        Some(found)
+    }
+
+    /// First date anywhere on the page (screens whose date has no label).
+    pub fn any_date_time(&self) -> Option<DateTime> {
+        self.lines.iter().find_map(|l| date::find_date_time(l))
+    }
+
+    /// Amount from the first label with one; a label's value is trusted
+    /// only when it is an amount (`交易金额 -58.00`, `金额 RMB 58.00`).
+    pub fn labeled_amount(&self, labels: &[&str]) -> Option<AmountHit> {
+        labels.iter().find_map(|label| {
+            let v = self.value_of(label)?;
+            amount::find_amounts(&v.value).into_iter().next()
+        })
+    }
+
+    /// The big amount of a bill screen: the first line that is nothing but
+    /// an amount (with sign or currency), before line `before`.
+    pub fn headline_amount(&self, before: usize) -> Option<(usize, AmountHit)> {
+        self.lines
+            .iter()
+            .take(before)
+            .enumerate()
+            .find_map(|(i, l)| {
+                let hits = amount::find_amounts(l);
+                match hits.as_slice() {
+                    [hit] if hit.alone => Some((i, *hit)),
+                    _ => None,
+                }
+            })
+    }
+
+    /// Card from the first of `labels` whose value names a card.
+    pub fn card(&self, labels: &[&str]) -> Option<CardInfo> {
+        labels.iter().find_map(|label| {
+            let v = self.value_of(label)?;
+            let mut info = card::parse_card_field(&v.value);
+            // A masked number may wrap onto the next line (`/C` suffixes,
+            // narrow slips).
+            if info.last4.is_empty()
+                && let Some(next) = self.lines.get(v.line + 1)
+            {
+                let more = card::parse_card_field(&format!("{} {}", v.value, next));
+                if !more.last4.is_empty() && more.number.is_empty() == info.number.is_empty() {
+                    info.last4 = more.last4;
+                }
+            }
+            (!info.last4.is_empty() || !info.bank.is_empty()).then_some(info)
+        })
+    }
+
+    /// Text value of the first label with a non-empty value.
+    pub fn text(&self, labels: &[&str]) -> Option<String> {
+        self.value(labels)
+            .map(|v| v.value)
+            .filter(|v| !v.is_empty())
+    }
+
+    /// Digits-and-letters value (order numbers): OCR spaces removed.
+    pub fn code(&self, labels: &[&str]) -> Option<String> {
+        labels.iter().find_map(|label| {
+            let v = self.value_of(label)?;
+            let code: String = text::compact(&v.value)
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            (code.len() >= 6).then_some(code)
+        })
+    }
+
+    /// Whether some line that shows `value` (an amount's cents, or four
+    /// digits) has numbers tesseract was sure enough of. A value seen only
+    /// in doubtful lines is tentative: another pass must confirm it.
+    pub fn shown_confidently(&self, matches: impl Fn(&str) -> bool) -> bool {
+        let mut seen = false;
+        for (i, line) in self.lines.iter().enumerate() {
+            if matches(line) {
+                if self.digits_ok.get(i).copied().unwrap_or(true) {
+                    return true;
+                }
+                seen = true;
+            }
+        }
+        !seen
+    }
+
+    /// Index of the first line starting with one of the labels.
+    pub fn first_label_line(&self, labels: &[&str]) -> Option<usize> {
+        labels
+            .iter()
+            .filter_map(|l| {
+                let label: Vec<char> = l.chars().collect();
+                self.compact
+                    .iter()
+                    .position(|c| label_end(c, &label, false).is_some())
+            })
+            .min()
+    }
+}
+
+/// Where `label` ends in the compact line when the line starts with it,
+/// after up to two leading symbols (icons read as `@`, `|`). `fuzzy` allows
+/// one misread character in labels of four or more (not the last one, which
+/// tells `付款时间` from `付款方式`).
+fn label_end(line: &[char], label: &[char], fuzzy: bool) -> Option<usize> {
+    let lead = line
+        .iter()
+        .take(2)
+        .take_while(|c| !c.is_alphanumeric())
+        .count();
+    let line = &line[lead..];
+    if line.starts_with(label) {
+        return Some(lead + label.len());
+    }
+    if fuzzy && label.len() >= 4 && line.len() >= label.len() {
+        let window = &line[..label.len()];
+        if text::edit_distance(window, label) <= 1
+            && window[label.len() - 1] == label[label.len() - 1]
+        {
+            return Some(lead + label.len());
+        }
+    }
+    None
+}
+
+/// The original line from the point where `compact_end` non-space chars
+/// have passed.
+fn rest_after(line: &str, compact_end: usize) -> String {
+    let mut seen = 0;
+    for (i, c) in line.char_indices() {
+        if seen == compact_end {
+            return line[i..].to_owned();
+        }
+        if !c.is_whitespace() {
+            seen += 1;
+        }
+    }
+    String::new()
+}
+
+/// Drops the English twin of a POS label (`(MERCHANT NAME):`, `CARD NO.`).
+fn skip_english_label(rest: &str) -> String {
+    let t = rest.trim_start();
+    let t = t.strip_prefix(':').unwrap_or(t).trim_start();
+    if let Some(inner) = t.strip_prefix('(')
+        && let Some(close) = inner.find(')')
+    {
+        let english = &inner[..close];
+        if english
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || " ./".contains(c))
+        {
+            return inner[close + 1..].to_owned();
+        }
+    }
+    t.to_owned()
+}
+
+/// Maps a status phrase to a record status. Refund words win over success
+/// words (`退款成功`).
+pub fn status_of(phrase: &str) -> Option<&'static str> {
+    let p = text::compact(phrase);
+    let has = |words: &[&str]| words.iter().any(|w| p.contains(w));
+    if has(&[
+        "退款", "已退", "退货", "撤销", "冲正", "REFUND", "VOID", "Refund",
+    ]) {
+        Some(STATUS_REFUND)
+    } else if has(&["关闭", "已取消"]) {
+        Some(STATUS_CLOSED)
+    } else if has(&["失败"]) {
+        Some(STATUS_FAILED)
+    } else if has(&["处理中", "等待", "待支付", "待付款"]) {
+        Some(STATUS_PENDING)
+    } else if has(&[
+        "成功",
+        "已支付",
+        "已付款",
+        "消费",
+        "SALE",
+        "Sale",
+        "支出",
+        "完成",
+    ]) {
+        Some(STATUS_SUCCESS)
+    } else {
+        None
+    }
+}
+
+/// Status from a short line standing alone (`交易成功` under the amount).
+pub fn status_line(fields: &Fields, from: usize, to: usize) -> Option<&'static str> {
+    fields
+        .lines
+        .iter()
+        .take(to)
+        .skip(from)
+        .map(|l| text::compact(l))
+        .filter(|l| l.chars().count() <= 8)
+        .find_map(|l| status_of(&l))
+}
+
+/// Date as a string, empty when absent.
+pub fn date_string(d: Option<Date>) -> String {
+    d.map(|d| d.to_string()).unwrap_or_default()
+}
+
+/// Whether the amount was written as money flowing in (a refund).
+pub fn is_incoming(hit: &AmountHit) -> bool {
+    hit.sign == Sign::Plus
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(s: &str) -> Fields {
+        Fields::new(&OcrPage::from_text(s))
+    }
+
+    #[test]
+    fn values_on_same_and_next_line() {
+        let f = fields(
+            "支付时间 2025-03-11 12:03:45\n商户名称(MERCHANT NAME):\n示例餐饮有限公司\n卡号:\n交易类型:消费",
+        );
+        assert_eq!(
+            f.text(&["支付时间"]).as_deref(),
+            Some("2025-03-11 12:03:45")
+        );
+        assert_eq!(f.text(&["商户名称"]).as_deref(), Some("示例餐饮有限公司"));
+        assert_eq!(f.text(&["卡号"]), None);
+    }
+
+    #[test]
+    fn labels_survive_ocr_noise() {
+        let f = fields("必款方全称。 示例科技有限公司\n支 付 方 式 招商银行信用卡(1234)");
+        assert_eq!(f.text(&["收款方全称"]).as_deref(), Some("示例科技有限公司"));
+        assert_eq!(
+            f.card(&["支付方式"]).map(|c| c.last4).as_deref(),
+            Some("1234")
+        );
+    }
+
+    #[test]
+    fn headline_amount_is_alone() {
+        let f = fields("账单详情\n示例店\n-58.00\n交易成功\n余额 1,000.00");
+        let (line, hit) = f.headline_amount(5).unwrap();
+        assert_eq!((line, hit.cents), (2, 5800));
+        assert_eq!(status_line(&f, 3, 4), Some(STATUS_SUCCESS));
+    }
+
+    #[test]
+    fn statuses() {
+        assert_eq!(status_of("退款成功"), Some(STATUS_REFUND));
+        assert_eq!(status_of("支付成功"), Some(STATUS_SUCCESS));
+        assert_eq!(status_of("交易关闭"), Some(STATUS_CLOSED));
+        assert_eq!(status_of("消费/SALE"), Some(STATUS_SUCCESS));
+        assert_eq!(status_of("示例"), None);
+    }
+}
