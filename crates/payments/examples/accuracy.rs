@@ -1,7 +1,7 @@
 //! Recognises every screenshot of fixtures/screenshots and prints, per
 //! screen type, how many amounts, dates and card last-fours came out right
 //! (and a few more fields): `cargo run --release -p payments --example
-//! accuracy -- [DIR] [-v] [--check] [--width PX] [--dpi N] [--no-shrink]
+//! accuracy -- [DIR] [-v] [--check] [--width PX] [--dpi N] [--max-side PX] [--no-shrink]
 //! [--modes 6,11] [--simulate WIDTH]`. `--simulate 720` first shrinks each image to that width
 //! and recompresses it as a JPEG, as chat apps do to forwarded screenshots. `-v` lists each wrong field;
 //! `--check` exits non-zero when a type is below 98% on the scored fields.
@@ -57,6 +57,14 @@ fn main() -> ExitCode {
             _ => PageMode::Block,
         };
         recognizer.modes = m.split(',').map(mode).collect();
+    }
+    if let Some(m) = args
+        .iter()
+        .position(|a| a == "--max-side")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|w| w.parse().ok())
+    {
+        recognizer.prep.max_side = m;
     }
     if args.iter().any(|a| a == "--no-shrink") {
         recognizer.prep.shrink_big_text = false;

@@ -71,8 +71,16 @@ pub fn prepare(image: &DynamicImage, prep: &Prep) -> GrayImage {
         image::imageops::invert(&mut gray);
     }
     let (w, h) = gray.dimensions();
-    let portrait_screen = h >= w * 3 / 2;
-    let factor = if portrait_screen {
+    // A slanted image is a photo (a POS slip), whatever its shape; an
+    // upright tall one is a phone screenshot.
+    let angle = if prep.deskew {
+        estimate_skew(&gray)
+    } else {
+        0.0
+    };
+    let slanted = angle.abs() >= 0.4;
+    let screen = h >= w * 3 / 2 && !slanted;
+    let factor = if screen {
         f64::from(prep.screen_width) / f64::from(w)
     } else {
         f64::from(prep.max_side) / f64::from(w.max(h))
@@ -82,22 +90,17 @@ pub fn prepare(image: &DynamicImage, prep: &Prep) -> GrayImage {
     // reads well. Within ±10% the image is used as it is.
     let mut out = if factor < 0.9 {
         downscale(&gray, factor)
-    } else if factor > 1.1 && portrait_screen {
+    } else if factor > 1.1 && screen {
         let (nw, nh) = (scaled(w, factor), scaled(h, factor));
         image::imageops::resize(&gray, nw, nh, image::imageops::FilterType::Triangle)
     } else {
         gray
     };
-    let mut straight = true;
-    if prep.deskew {
-        let angle = estimate_skew(&out);
-        if angle.abs() >= 0.4 {
-            out = rotate(&out, -angle);
-            straight = false;
-        }
+    if slanted {
+        out = rotate(&out, -angle);
     }
     // Row bands are only clean on screens, not on photos.
-    if prep.shrink_big_text && portrait_screen && straight {
+    if prep.shrink_big_text && screen {
         shrink_big_bands(&mut out);
     }
     out
