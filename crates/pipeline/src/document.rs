@@ -55,12 +55,7 @@ pub fn regenerate_document(
     config: &SessionConfig,
     settings: &DocumentSettings,
 ) -> DocumentReport {
-    let stored: Vec<StoredRecord> = session
-        .read_json(RECORDS_FILE)
-        .ok()
-        .flatten()
-        .and_then(|value| serde_json::from_value(value).ok())
-        .unwrap_or_default();
+    let stored = load_records(session);
     let by_number: HashMap<&str, &StoredRecord> = stored
         .iter()
         .filter(|s| !s.record.invoice_number.is_empty())
@@ -246,7 +241,19 @@ fn without_category(name: &str) -> String {
         .to_owned()
 }
 
-fn row_as_record(item_name: &str, seller: &str) -> InvoiceRecord {
+/// invoice_records.json of the last process run; empty when absent or unreadable (rows typed by
+/// hand still work, classified from their own cells).
+pub(crate) fn load_records(session: &Session) -> Vec<StoredRecord> {
+    session
+        .read_json(RECORDS_FILE)
+        .ok()
+        .flatten()
+        .and_then(|value| serde_json::from_value(value).ok())
+        .unwrap_or_default()
+}
+
+/// A table row as a minimal record, so the classification rules apply to it.
+pub(crate) fn row_as_record(item_name: &str, seller: &str) -> InvoiceRecord {
     InvoiceRecord {
         items: vec![LineItem {
             name: item_name.to_owned(),

@@ -1,7 +1,6 @@
 //! Submitting the session's table to the finance system through the browser flow, once.
 
-use crate::RECORDS_FILE;
-use crate::document::StoredRecord;
+use crate::document::{StoredRecord, load_records, row_as_record};
 use domain::{DocumentType, InvoiceKind, InvoiceRecord, SessionConfig};
 use finance_bot::{Bot, BotOptions, ClaimKind, FlowFile, Submission, SubmissionFiles};
 use serde::{Deserialize, Serialize};
@@ -75,12 +74,7 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
     if table.rows.is_empty() {
         return Err("发票表格为空，没有可提交的发票".to_owned());
     }
-    let stored: Vec<StoredRecord> = session
-        .read_json(RECORDS_FILE)
-        .ok()
-        .flatten()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default();
+    let stored = load_records(session);
     let by_number: HashMap<&str, &StoredRecord> = stored
         .iter()
         .map(|s| (s.record.invoice_number.as_str(), s))
@@ -94,7 +88,10 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
         let record = by_number.get(number).copied();
         let kind = match record {
             Some(stored) => stored.kind,
-            None => classify::classify(&row_record(row)).kind,
+            None => {
+                let cell = |k: &str| row.get(k).map(String::as_str).unwrap_or_default();
+                classify::classify(&row_as_record(cell("项目名称"), cell("销售方名称"))).kind
+            }
         };
         kinds.push(kind);
         records.push(record);
@@ -118,7 +115,7 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
 
     let mut invoices = Vec::new();
     for stored in records.iter().flatten() {
-        let Some(file) = stored_file(stored) else {
+        let Some(file) = stored.file.clone() else {
             continue;
         };
         let path = session.path().join(&file);
@@ -270,25 +267,6 @@ fn fingerprint(kind: ClaimKind, table: &CsvTable) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-fn stored_file(stored: &StoredRecord) -> Option<String> {
-    stored.file.clone()
-}
-
-fn row_record(row: &BTreeMap<String, String>) -> InvoiceRecord {
-    let cell = |k: &str| row.get(k).cloned().unwrap_or_default();
-    InvoiceRecord {
-        items: vec![domain::LineItem {
-            name: cell("项目名称"),
-            ..domain::LineItem::default()
-        }],
-        seller: domain::Party {
-            name: cell("销售方名称"),
-            tax_id: String::new(),
-        },
-        ..InvoiceRecord::default()
-    }
 }
 
 /// The travel form's 类型 of an invoice.
