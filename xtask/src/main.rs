@@ -1,5 +1,7 @@
 //! `cargo xtask`: the project's two set-up commands (`run`, `test`) and its benchmarks.
 
+#[cfg(test)]
+mod architecture;
 mod fixtures;
 mod install;
 mod tasks;
@@ -13,6 +15,8 @@ commands:
   test              install test dependencies, then fmt --check, clippy -D warnings, all tests
   bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
   bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
+  bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
+  bench ocr         OCR wall and CPU ms per screenshot fixture
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   install           install the system packages the service and its tests use
   fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";

@@ -60,6 +60,22 @@ pub fn test() -> anyhow::Result<()> {
 pub fn bench(args: &[String]) -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("sse") => cargo(&["bench", "--package", "reimburse", "--bench", "sse"]),
+        Some("process") => {
+            ensure_system_packages()?;
+            cargo(&["bench", "--package", "reimburse", "--bench", "process"])
+        }
+        Some("ocr") => {
+            ensure_system_packages()?;
+            cargo(&[
+                "run",
+                "--release",
+                "--package",
+                "payments",
+                "--example",
+                "bench",
+                "--",
+            ])
+        }
         Some("extract") => {
             let python = pdfplumber_venv()?;
             let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -73,8 +89,8 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Some(other) => bail!("unknown benchmark `{other}` (known: sse, extract)"),
-        None => bail!("name a benchmark: cargo xtask bench sse | extract"),
+        Some(other) => bail!("unknown benchmark `{other}` (known: sse, extract, process, ocr)"),
+        None => bail!("name a benchmark: cargo xtask bench sse | extract | process | ocr"),
     }
 }
 

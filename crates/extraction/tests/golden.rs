@@ -81,3 +81,17 @@ fn fixtures_extract_to_their_golden_records() {
         "fixtures not matching their golden records: {failures:?}"
     );
 }
+
+/// The generated batch the process benchmark uploads: every invoice distinct and extracted to
+/// its record, so the benchmark measures a run that does the whole job.
+#[test]
+fn benchmark_batch_extracts_to_its_golden_records() {
+    let batch = invoice_fixtures::office_supply_batch("bench", 20);
+    let mut numbers = std::collections::BTreeSet::new();
+    for fixture in &batch {
+        let got = extraction::extract(&fixture.bytes, &fixture.file_name).unwrap();
+        assert_eq!(got, fixture.expected, "{}", fixture.file_name);
+        numbers.insert(got.invoice_number);
+    }
+    assert_eq!(numbers.len(), 20, "the invoices are distinct");
+}

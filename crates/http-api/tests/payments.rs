@@ -245,3 +245,78 @@ async fn a_failing_model_is_reported_and_ocr_takes_over() {
         "one corrective retry, then give up"
     );
 }
+
+#[tokio::test]
+async fn several_screenshots_keep_upload_order_and_a_rerun_takes_them_from_the_cache() {
+    if !tesseract_available() {
+        eprintln!("skipped: tesseract not installed (cargo xtask test installs it)");
+        return;
+    }
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    app.upload(
+        &id,
+        "发票.pdf",
+        fixture("invoices", "digital_normal_single.pdf"),
+    )
+    .await;
+    let shots = [
+        "wechat_success_01",
+        "bank_card_01",
+        "no_payment_01",
+        "unionpay_01",
+        "alipay_bill_02",
+    ];
+    for (i, stem) in shots.iter().enumerate() {
+        let name = format!("{i}-{stem}.png");
+        app.upload(&id, &name, fixture("screenshots", &format!("{stem}.png")))
+            .await;
+    }
+    let payments = || async {
+        let body: Value = app
+            .get(&format!("/api/download/{id}/payments.json"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        body["payments"].as_array().unwrap().clone()
+    };
+
+    let first = process(&app, &id).await;
+    assert_eq!(first.last().unwrap()["result"]["payment_count"], 5);
+    let read = payments().await;
+    let files: Vec<&str> = read.iter().map(|p| p["file"].as_str().unwrap()).collect();
+    let expected_files: Vec<String> = shots
+        .iter()
+        .enumerate()
+        .map(|(i, stem)| format!("{i}-{stem}.png"))
+        .collect();
+    assert_eq!(files, expected_files, "records come back in upload order");
+    for (record, stem) in read.iter().zip(shots) {
+        let expected: Value =
+            serde_json::from_slice(&fixture("screenshots", &format!("{stem}.json"))).unwrap();
+        for field in ["amount", "date", "card_last4", "no_payment"] {
+            assert_eq!(record[field], expected[field], "{stem} {field}");
+        }
+    }
+    let done = |events: &[Value], status: &str| {
+        events
+            .iter()
+            .filter(|e| {
+                e["type"] == "file_progress"
+                    && e["status"] == status
+                    && e["file"].as_str().unwrap().ends_with(".png")
+            })
+            .count()
+    };
+    assert_eq!(done(&first, "done"), 5);
+
+    let second = process(&app, &id).await;
+    assert_eq!(
+        done(&second, "cached"),
+        5,
+        "the same bytes are not read twice"
+    );
+    assert_eq!(done(&second, "done"), 0);
+    assert_eq!(payments().await, read);
+}

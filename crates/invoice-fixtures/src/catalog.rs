@@ -518,6 +518,57 @@ fn digital_special_ofd() -> Fixture {
     )
 }
 
+/// `count` distinct 数电 office-supply invoices invented from `seed`, for benchmarks that need
+/// a month's worth of different invoices (the fixed set has 15, some of them travel).
+pub fn office_supply_batch(seed: &str, count: usize) -> Vec<Fixture> {
+    const SELLERS: &[&str] = &[
+        "宁波样例文具商贸有限公司",
+        "杭州示例办公用品有限公司",
+        "上海演示耗材经营部",
+        "苏州测试电子科技有限公司",
+    ];
+    const GOODS: &[(&str, &str, &str)] = &[
+        ("*文具*中性笔", "0.5mm黑色", "盒"),
+        ("*纸制品*复印纸", "A4/70g", "箱"),
+        ("*文具*文件夹", "A4蓝色", "个"),
+        ("*计算机配套产品*鼠标", "USB有线", "个"),
+        ("*墨粉*硒鼓", "CF230A", "支"),
+    ];
+    let places = [
+        names::NINGBO,
+        names::HANGZHOU,
+        names::SHANGHAI_JINGAN,
+        names::SUZHOU,
+    ];
+    (0..count)
+        .map(|i| {
+            let name = format!("batch_{seed}_{i:02}");
+            let mut rng = Rng::new(&name);
+            let pick = rng.index(SELLERS.len());
+            let seller = names::party(SELLERS[pick], "91", places[pick % places.len()]);
+            let lines = 1 + rng.index(3);
+            let items = (0..lines)
+                .map(|_| {
+                    let (goods, spec, unit) = GOODS[rng.index(GOODS.len())];
+                    let quantity = 1 + i64::try_from(rng.below(20)).unwrap_or(0);
+                    let cents = 1_000 + i64::try_from(rng.below(50_000)).unwrap_or(0);
+                    Item::priced(goods, spec, unit, quantity, cents, 13)
+                })
+                .collect();
+            let day = 1 + u8::try_from(rng.below(28)).unwrap_or(0);
+            let invoice = digital(
+                &mut rng,
+                DocumentType::DigitalNormal,
+                NORMAL_TITLE,
+                (2025, 4, day),
+                seller,
+                items,
+            );
+            digital_fixture(&name, &invoice)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

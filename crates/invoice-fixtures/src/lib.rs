@@ -22,5 +22,5 @@ mod text;
 mod words;
 mod xml;
 
-pub use catalog::all;
+pub use catalog::{all, office_supply_batch};
 pub use fixture::{Fixture, write_all};

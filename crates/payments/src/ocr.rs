@@ -5,7 +5,10 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use tesseract_lib::{Engine, TesseractError};
 
 use image::GrayImage;
 
@@ -271,7 +274,8 @@ pub trait Ocr {
     fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError>;
 }
 
-/// The tesseract command-line program.
+/// Tesseract: in this process through libtesseract when it can be loaded (each model loaded
+/// once per `Tesseract` and kept warm), else the `tesseract` program, one run per image.
 #[derive(Debug, Clone)]
 pub struct Tesseract {
     pub program: PathBuf,
@@ -285,7 +289,29 @@ pub struct Tesseract {
     /// Model for `PageMode::Digits` re-reads (`eng`: loads fast, and digits
     /// are all it has to read).
     pub digits_language: String,
+    /// Use libtesseract in this process when it loads. Loading `chi_sim` costs ~0.1 s of CPU,
+    /// which the program pays on every page (two to four per screenshot).
+    pub in_process: bool,
+    engines: Engines,
 }
+
+/// The warm models of one `Tesseract`: one for pages, one for digit re-reads. A clone starts
+/// cold, so that clones can run on other threads.
+#[derive(Debug, Default)]
+struct Engines {
+    page: Mutex<Option<Engine>>,
+    digits: Mutex<Option<Engine>>,
+}
+
+impl Clone for Engines {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+/// Digits, the mask star and amount punctuation: without the whitelist the Latin model reads
+/// `****` as `KKKK`.
+const DIGITS_WHITELIST: &str = "0123456789*.,-+";
 
 impl Default for Tesseract {
     fn default() -> Self {
@@ -295,11 +321,26 @@ impl Default for Tesseract {
             timeout: Duration::from_secs(30),
             dpi: 150,
             digits_language: "eng".to_owned(),
+            in_process: true,
+            engines: Engines::default(),
         }
     }
 }
 
 impl Tesseract {
+    /// What will read pages, for the operator's log: the library in this process (with its
+    /// version) or the program; an error says what is missing.
+    pub fn backend(&self) -> Result<String, PaymentsError> {
+        if self.in_process
+            && let Some(version) = tesseract_lib::version()
+            && Engine::new(None, &self.languages, &[]).is_ok()
+        {
+            return Ok(format!("libtesseract {version} in process"));
+        }
+        self.check()?;
+        Ok(format!("the {} program", self.program.display()))
+    }
+
     /// Checks that the program runs and has the languages; the error says
     /// what is missing.
     pub fn check(&self) -> Result<(), PaymentsError> {
@@ -329,6 +370,82 @@ impl Tesseract {
 
 impl Ocr for Tesseract {
     fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+        if self.in_process {
+            match self.recognize_in_process(image, mode) {
+                Ok(page) => return Ok(page),
+                // No library or no model here: the program may still work (or say why not).
+                Err(InProcess::Unavailable(why)) => {
+                    tracing::debug!("libtesseract unusable ({why}); running the program");
+                }
+                Err(InProcess::Failed(error)) => return Err(error),
+            }
+        }
+        self.recognize_with_program(image, mode)
+    }
+}
+
+/// Why the in-process engine did not produce a page.
+enum InProcess {
+    /// The library or the model is missing: fall back to the program.
+    Unavailable(String),
+    Failed(PaymentsError),
+}
+
+impl Tesseract {
+    fn recognize_in_process(
+        &self,
+        image: &GrayImage,
+        mode: PageMode,
+    ) -> Result<OcrPage, InProcess> {
+        let digits = mode == PageMode::Digits;
+        let slot = if digits {
+            &self.engines.digits
+        } else {
+            &self.engines.page
+        };
+        // A poisoned slot only means another recognition panicked; the engine is still whole.
+        let mut slot = slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if slot.is_none() {
+            let engine = if digits {
+                Engine::new(
+                    None,
+                    &self.digits_language,
+                    &[("tessedit_char_whitelist", DIGITS_WHITELIST)],
+                )
+            } else {
+                Engine::new(None, &self.languages, &[])
+            };
+            *slot = Some(engine.map_err(|e| InProcess::Unavailable(e.to_string()))?);
+        }
+        let Some(engine) = slot.as_mut() else {
+            return Err(InProcess::Unavailable("no engine".to_owned()));
+        };
+        let tsv = engine
+            .recognize_tsv(
+                image.as_raw(),
+                image.width(),
+                image.height(),
+                mode.psm(),
+                self.dpi,
+                self.timeout,
+            )
+            .map_err(|e| {
+                InProcess::Failed(match e {
+                    TesseractError::Timeout(_) => PaymentsError::Timeout(self.timeout.as_secs()),
+                    other => PaymentsError::Tesseract(other.to_string()),
+                })
+            })?;
+        Ok(OcrPage::from_tsv(&tsv))
+    }
+
+    /// One run of the `tesseract` program, the image as PGM on its stdin.
+    fn recognize_with_program(
+        &self,
+        image: &GrayImage,
+        mode: PageMode,
+    ) -> Result<OcrPage, PaymentsError> {
         let mut command = Command::new(&self.program);
         command.args(["stdin", "stdout", "-l"]);
         if mode == PageMode::Digits {
@@ -336,7 +453,7 @@ impl Ocr for Tesseract {
             command.args([
                 self.digits_language.as_str(),
                 "-c",
-                "tessedit_char_whitelist=0123456789*.,-+",
+                &format!("tessedit_char_whitelist={DIGITS_WHITELIST}"),
             ]);
         } else {
             command.arg(&self.languages);

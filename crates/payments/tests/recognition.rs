@@ -74,3 +74,32 @@ fn fixture_records_are_canonical() {
         );
     }
 }
+
+/// The in-process library and the program are two ways to the same engine: on a screen that
+/// takes a page pass and a digits re-read they read the same record. Also proves the library
+/// is really used where it is installed (Debian's tesseract-ocr brings libtesseract5).
+#[test]
+fn the_library_and_the_program_read_alike() {
+    let mut program = Recognizer::tesseract();
+    program.ocr.in_process = false;
+    if program.ocr.check().is_err() {
+        eprintln!("skipped: tesseract not installed");
+        return;
+    }
+    let library = Recognizer::tesseract();
+    assert!(
+        library
+            .ocr
+            .backend()
+            .unwrap()
+            .starts_with("libtesseract"),
+        "libtesseract is installed with the program and must load"
+    );
+    for stem in ["alipay_bill_01", "bank_card_02"] {
+        let image = fixtures::default_dir().join(format!("{stem}.png"));
+        let a = library.recognize_file(&image).unwrap();
+        let b = program.recognize_file(&image).unwrap();
+        assert_eq!(a.record, b.record, "{stem}");
+        assert_eq!(a.passes, b.passes, "{stem}");
+    }
+}

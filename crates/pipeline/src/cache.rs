@@ -1,6 +1,8 @@
-//! Per-session cache of extraction results, keyed by the file's bytes.
+//! Per-session cache of what was read from an uploaded file (an invoice, a screenshot), keyed
+//! by the file's bytes and by what read it.
 
 use domain::InvoiceRecord;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use session_store::{Session, write_atomic};
 use sha2::{Digest, Sha256};
@@ -44,21 +46,27 @@ static BUILD_STAMP: LazyLock<String> = LazyLock::new(|| {
         .unwrap_or_else(|_| "unknown".to_owned())
 });
 
-fn entry_path(session: &Session, digest: &str) -> PathBuf {
+/// `reader` names what produced the entry (`invoice`, `ocr`, a model), so results of
+/// different readers of the same bytes never stand in for each other.
+fn entry_path(session: &Session, reader: &str, digest: &str) -> PathBuf {
     session
         .path()
         .join(CACHE_DIR)
-        .join(format!("{digest}-{}.json", *BUILD_STAMP))
+        .join(format!("{digest}-{reader}-{}.json", *BUILD_STAMP))
 }
 
-pub(crate) fn load(session: &Session, digest: &str) -> Option<Cached> {
-    let bytes = fs::read(entry_path(session, digest)).ok()?;
+pub(crate) fn load<T: DeserializeOwned>(
+    session: &Session,
+    reader: &str,
+    digest: &str,
+) -> Option<T> {
+    let bytes = fs::read(entry_path(session, reader, digest)).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
-/// Stores an outcome; a failure only costs a later re-extraction, so it is logged, not raised.
-pub(crate) fn store(session: &Session, digest: &str, outcome: &Cached) {
-    let path = entry_path(session, digest);
+/// Stores an outcome; a failure only costs a later re-reading, so it is logged, not raised.
+pub(crate) fn store<T: Serialize>(session: &Session, reader: &str, digest: &str, outcome: &T) {
+    let path = entry_path(session, reader, digest);
     let result = path
         .parent()
         .map(fs::create_dir_all)
@@ -67,6 +75,6 @@ pub(crate) fn store(session: &Session, digest: &str, outcome: &Cached) {
         .and_then(|_| serde_json::to_vec(outcome).map_err(|e| e.to_string()))
         .and_then(|bytes| write_atomic(&path, &bytes).map_err(|e| e.to_string()));
     if let Err(error) = result {
-        tracing::warn!(session = %session.id(), "cannot cache extraction: {error}");
+        tracing::warn!(session = %session.id(), "cannot cache a reading: {error}");
     }
 }

@@ -1,6 +1,9 @@
 //! Extracting every invoice document of a session, one file at a time, each failure contained.
 
 use crate::cache::{self, Cached};
+
+/// Cache namespace of extracted invoices.
+const INVOICE_READER: &str = "invoice";
 use crate::summary::one_line;
 use domain::{Event, FileStatus, InvoiceRecord};
 use session_store::Session;
@@ -73,7 +76,7 @@ fn extract_one(session: &Session, file: &str) -> ExtractedFile {
         }
     };
     let digest = cache::digest(&bytes);
-    if let Some(cached) = cache::load(session, &digest) {
+    if let Some(cached) = cache::load::<Cached>(session, INVOICE_READER, &digest) {
         return match cached {
             Cached::Record(record) => {
                 emit(
@@ -98,7 +101,12 @@ fn extract_one(session: &Session, file: &str) -> ExtractedFile {
     let outcome = catch_unwind(AssertUnwindSafe(|| extraction::extract(&bytes, file)));
     match outcome {
         Ok(Ok(record)) => {
-            cache::store(session, &digest, &Cached::Record(Box::new(record.clone())));
+            cache::store(
+                session,
+                INVOICE_READER,
+                &digest,
+                &Cached::Record(Box::new(record.clone())),
+            );
             let summary = one_line(&record);
             let _ = session.log("INFO", "extractor", &format!("{file}：{summary}"));
             emit(session, file, FileStatus::Done, Some(summary), None);
@@ -110,7 +118,12 @@ fn extract_one(session: &Session, file: &str) -> ExtractedFile {
         }
         Ok(Err(error)) => {
             let message = error.to_string();
-            cache::store(session, &digest, &Cached::Error(message.clone()));
+            cache::store(
+                session,
+                INVOICE_READER,
+                &digest,
+                &Cached::Error(message.clone()),
+            );
             failed(session, file, digest, message)
         }
         Err(_) => failed(session, file, digest, "提取时发生内部错误".to_owned()),

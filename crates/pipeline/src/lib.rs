@@ -15,7 +15,7 @@ pub use document::{DocumentReport, DocumentSettings, regenerate_document};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
 pub use payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments};
 pub use process::{ProcessOutcome, process};
-pub use recognise::{ScreenshotSettings, recognise_file, recognise_screenshots};
+pub use recognise::{ScreenshotReader, ScreenshotSettings, recognise_screenshots};
 pub use submit::{FinanceSettings, SCREENSHOT_PREFIX, submit};
 pub use table::{invoice_table, summary_row};
 

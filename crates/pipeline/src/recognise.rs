@@ -5,8 +5,12 @@ use llm::{ChatRequest, Client, ImageInput};
 use payments::{PaymentRecord, Recognizer, Tesseract};
 use serde_json::{Value, json};
 use session_store::Session;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::cache;
 
 /// How screenshots are read; one per service.
 #[derive(Debug, Clone, Default)]
@@ -48,47 +52,85 @@ fn mime_for(name: &str) -> &'static str {
     }
 }
 
-/// Reads one screenshot. With a model, its `llm_stream` events go to `on_event`; a model that
-/// fails falls back to OCR, and the fallback is said in the returned note.
-pub fn recognise_file(
-    path: &Path,
-    settings: &ScreenshotSettings,
-    on_event: &mut dyn FnMut(&Event),
-) -> Result<(PaymentRecord, Option<String>), String> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if let Some(client) = &settings.llm {
-        let bytes = std::fs::read(path).map_err(|e| format!("无法读取图片：{e}"))?;
-        let request = ChatRequest::vision(PROMPT)
-            .with_image(ImageInput::new(mime_for(&name), bytes))
-            .with_json_schema(schema())
-            .with_temperature(0.0);
-        let mut sink = |event: &Event| on_event(event);
-        match client.chat(request, &mut sink) {
-            Ok(response) => {
-                let mut record: PaymentRecord = response
-                    .json
-                    .and_then(|value| serde_json::from_value(value).ok())
-                    .unwrap_or_default();
-                record.file = name;
-                return Ok((record.sanitized(), None));
-            }
-            Err(error) => {
-                let note = format!("语言模型识别失败（{error}），改用离线 OCR");
-                return ocr(path).map(|record| (record, Some(note)));
-            }
-        }
-    }
-    ocr(path).map(|record| (record, None))
+/// Reads screenshots one after another with warm OCR models: one per thread.
+#[derive(Debug)]
+pub struct ScreenshotReader<'a> {
+    settings: &'a ScreenshotSettings,
+    ocr: Recognizer<Tesseract>,
 }
 
-fn ocr(path: &Path) -> Result<PaymentRecord, String> {
-    Recognizer::<Tesseract>::tesseract()
-        .recognize_file(path)
-        .map(|recognition| recognition.record)
-        .map_err(|e| e.to_string())
+impl<'a> ScreenshotReader<'a> {
+    pub fn new(settings: &'a ScreenshotSettings) -> Self {
+        Self {
+            settings,
+            ocr: Recognizer::tesseract(),
+        }
+    }
+
+    /// Another reader with the same settings and its own (cold) models, for another thread.
+    fn fork(&self) -> Self {
+        Self {
+            settings: self.settings,
+            ocr: self.ocr.clone(),
+        }
+    }
+
+    /// Cache namespace of this reader's results: the model (by endpoint and name) or OCR.
+    fn cache_reader(&self) -> String {
+        match &self.settings.llm {
+            Some(client) => {
+                let config = client.config();
+                let id = cache::digest(
+                    format!("{}\n{}", config.base_url, config.vision_model).as_bytes(),
+                );
+                format!("payment-llm-{}", id.get(..16).unwrap_or(&id))
+            }
+            None => OCR_READER.to_owned(),
+        }
+    }
+
+    /// Reads one screenshot. With a model, its `llm_stream` events go to `on_event`; a model
+    /// that fails falls back to OCR, and the fallback is said in the returned note.
+    pub fn read(
+        &self,
+        path: &Path,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<(PaymentRecord, Option<String>), String> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Some(client) = &self.settings.llm {
+            let bytes = std::fs::read(path).map_err(|e| format!("无法读取图片：{e}"))?;
+            let request = ChatRequest::vision(PROMPT)
+                .with_image(ImageInput::new(mime_for(&name), bytes))
+                .with_json_schema(schema())
+                .with_temperature(0.0);
+            let mut sink = |event: &Event| on_event(event);
+            match client.chat(request, &mut sink) {
+                Ok(response) => {
+                    let mut record: PaymentRecord = response
+                        .json
+                        .and_then(|value| serde_json::from_value(value).ok())
+                        .unwrap_or_default();
+                    record.file = name;
+                    return Ok((record.sanitized(), None));
+                }
+                Err(error) => {
+                    let note = format!("语言模型识别失败（{error}），改用离线 OCR");
+                    return self.ocr(path).map(|record| (record, Some(note)));
+                }
+            }
+        }
+        self.ocr(path).map(|record| (record, None))
+    }
+
+    fn ocr(&self, path: &Path) -> Result<PaymentRecord, String> {
+        self.ocr
+            .recognize_file(path)
+            .map(|recognition| recognition.record)
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// One line for progress events: `¥58.00 · 2025/03/11 · 招商银行(1234) · 支付宝 · 某某餐厅`.
@@ -117,8 +159,17 @@ fn one_line(record: &PaymentRecord) -> String {
     parts.join(" · ")
 }
 
-/// Reads every uploaded image of the session, in upload order, with `file_progress` events;
-/// the model's stream events go to llm_stream.log. One unreadable image never stops the rest.
+/// Cache namespace of OCR results.
+const OCR_READER: &str = "payment-ocr";
+
+/// Most OCR threads a run uses: one per core, up to this many (each holds ~60 MB of models).
+const MAX_OCR_THREADS: usize = 4;
+
+/// Reads every uploaded image of the session with `file_progress` events and returns the
+/// records in upload order; the model's stream events go to llm_stream.log. OCR runs on one
+/// thread per core; a model is asked one image at a time, so that its stream events, which
+/// carry no image name, stay in one piece. A screenshot read before (same bytes, same reader)
+/// is taken from the session's cache. One unreadable image never stops the rest.
 pub fn recognise_screenshots(
     session: &Session,
     settings: &ScreenshotSettings,
@@ -143,43 +194,114 @@ pub fn recognise_screenshots(
         "llm_extractor",
         &format!("识别 {} 张支付截图（{how}）", images.len()),
     );
-    let mut records = Vec::new();
-    for name in images {
-        let progress =
-            |status, summary: Option<String>, error: Option<String>| Event::FileProgress {
-                file: name.clone(),
-                status,
-                summary,
-                error,
+    let reader = ScreenshotReader::new(settings);
+    let threads = if settings.llm.is_some() {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(MAX_OCR_THREADS)
+            .min(images.len())
+    };
+    let results: Mutex<Vec<Option<PaymentRecord>>> = Mutex::new(vec![None; images.len()]);
+    let next = AtomicUsize::new(0);
+    let work = |reader: &ScreenshotReader<'_>| {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(name) = images.get(index) else {
+                break;
             };
-        let _ = session.emit(&progress(FileStatus::Processing, None, None));
-        let Ok(path) = session.existing_file(&name) else {
-            continue;
-        };
-        let mut forward = |event: &Event| {
-            if let Event::LlmStream { .. } = event {
-                let _ = session.emit(event);
-            }
-        };
-        match recognise_file(&path, settings, &mut forward) {
-            Ok((record, note)) => {
-                if let Some(note) = note {
-                    let _ = session.log("WARN", "llm_extractor", &format!("{name}：{note}"));
-                    let _ = session.emit(&Event::LlmStream {
-                        phase: LlmPhase::Error,
-                        text: Some(note),
-                    });
-                }
-                let summary = one_line(&record);
-                let _ = session.log("INFO", "llm_extractor", &format!("{name}：{summary}"));
-                let _ = session.emit(&progress(FileStatus::Done, Some(summary), None));
-                records.push(record);
-            }
-            Err(error) => {
-                let _ = session.log("WARN", "llm_extractor", &format!("{name}：{error}"));
-                let _ = session.emit(&progress(FileStatus::Error, None, Some(error)));
+            let record = read_one(session, reader, name);
+            let mut results = results.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(slot) = results.get_mut(index) {
+                *slot = record;
             }
         }
+    };
+    if threads <= 1 {
+        work(&reader);
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                let forked = reader.fork();
+                let work = &work;
+                scope.spawn(move || work(&forked));
+            }
+            work(&reader);
+        });
     }
-    records
+    results
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Reads one image (or takes it from the cache), with its events and log lines.
+fn read_one(session: &Session, reader: &ScreenshotReader<'_>, name: &str) -> Option<PaymentRecord> {
+    let progress = |status, summary: Option<String>, error: Option<String>| Event::FileProgress {
+        file: name.to_owned(),
+        status,
+        summary,
+        error,
+    };
+    let _ = session.emit(&progress(FileStatus::Processing, None, None));
+    let path = session.existing_file(name).ok()?;
+    let digest = std::fs::read(&path).ok().map(|bytes| cache::digest(&bytes));
+    let cache_reader = reader.cache_reader();
+    if let Some(mut record) = digest
+        .as_deref()
+        .and_then(|d| cache::load::<PaymentRecord>(session, &cache_reader, d))
+    {
+        // The same bytes may have been uploaded under another name.
+        record.file = name.to_owned();
+        let summary = one_line(&record);
+        let _ = session.log(
+            "INFO",
+            "llm_extractor",
+            &format!("{name}：使用缓存结果：{summary}"),
+        );
+        let _ = session.emit(&progress(FileStatus::Cached, Some(summary), None));
+        return Some(record);
+    }
+    let mut forward = |event: &Event| {
+        if let Event::LlmStream { .. } = event {
+            let _ = session.emit(event);
+        }
+    };
+    // The parsers are written not to panic; this is the last line of defence, so that one
+    // hostile image cannot take the run (or the other OCR threads) down with it.
+    let outcome = catch_unwind(AssertUnwindSafe(|| reader.read(&path, &mut forward)))
+        .unwrap_or_else(|_| Err("识别时发生内部错误".to_owned()));
+    match outcome {
+        Ok((record, note)) => {
+            // A result the model did not give is OCR's: cached as such, so that the next run
+            // asks the model again.
+            let stored_as = if note.is_some() {
+                OCR_READER.to_owned()
+            } else {
+                cache_reader
+            };
+            if let Some(digest) = &digest {
+                cache::store(session, &stored_as, digest, &record);
+            }
+            if let Some(note) = note {
+                let _ = session.log("WARN", "llm_extractor", &format!("{name}：{note}"));
+                let _ = session.emit(&Event::LlmStream {
+                    phase: LlmPhase::Error,
+                    text: Some(note),
+                });
+            }
+            let summary = one_line(&record);
+            let _ = session.log("INFO", "llm_extractor", &format!("{name}：{summary}"));
+            let _ = session.emit(&progress(FileStatus::Done, Some(summary), None));
+            Some(record)
+        }
+        Err(error) => {
+            let _ = session.log("WARN", "llm_extractor", &format!("{name}：{error}"));
+            let _ = session.emit(&progress(FileStatus::Error, None, Some(error)));
+            None
+        }
+    }
 }

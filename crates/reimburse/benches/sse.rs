@@ -56,6 +56,8 @@ async fn main() {
             "--data-dir",
         ])
         .arg(data_dir.path())
+        // The workspace root, as `cargo xtask run` starts it: templates/ and flows/ are there.
+        .current_dir(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())

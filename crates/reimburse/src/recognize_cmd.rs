@@ -2,7 +2,7 @@
 
 use crate::cli::RecognizeArgs;
 use crate::service_config::ServiceConfig;
-use pipeline::{ScreenshotSettings, recognise_file};
+use pipeline::{ScreenshotReader, ScreenshotSettings};
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
@@ -18,9 +18,11 @@ pub fn run(args: &RecognizeArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut failures = 0usize;
+    // One reader for all files: the OCR models load once.
+    let reader = ScreenshotReader::new(&settings);
     for path in &args.files {
         let shown = path.display().to_string();
-        let line = match recognise_file(path, &settings, &mut |_| {}) {
+        let line = match reader.read(path, &mut |_| {}) {
             Ok((record, _)) if record.no_payment => json!({"file": shown, "no_payment": true}),
             Ok((record, note)) => json!({
                 "file": shown,

@@ -57,6 +57,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         model = %llm.as_ref().map_or("(none: offline OCR and rules)".to_owned(), |c| c.config().vision_model.clone()),
         "payment screenshots"
     );
+    match payments::Tesseract::default().backend() {
+        Ok(backend) => tracing::info!(ocr = %backend, "payment screenshots without a model"),
+        Err(error) => tracing::warn!(
+            "offline OCR unavailable ({error}); without a model screenshots will fail (Debian: apt-get install tesseract-ocr tesseract-ocr-chi-sim)"
+        ),
+    }
     let screenshots = ScreenshotSettings { llm };
     let state = AppState::new(store, defaults, sse, documents, finance, screenshots);
     let listener =

@@ -1,0 +1,239 @@
+//! POST /api/process on the real `reimburse serve` with 20 invoices and 20 payment screenshots,
+//! no LLM (a documented harness, not criterion).
+//!
+//! Starts the release binary in its default set-up (demo portal, warm LibreOffice), waits for
+//! start-up to settle, then per run: a new session, 20 distinct generated 数电 invoices
+//! (`invoice_fixtures::office_supply_batch`) and 20 committed screenshot fixtures of every
+//! screen type uploaded (not timed), and the time from POST /api/process to the `done` event
+//! read from the SSE stream. A last run repeats the process on the same session, where every
+//! file comes from the session's cache. Run with `cargo xtask bench process`; `RUNS=N` sets
+//! the number of fresh runs (default 3).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "bench code: a failed step should abort loudly"
+)]
+
+use futures_util::StreamExt;
+use reqwest::multipart::{Form, Part};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const INVOICES: usize = 20;
+const SCREENSHOTS: usize = 20;
+
+/// 20 screenshot fixtures, taken round-robin over the screen types so every type is in.
+fn screenshots() -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/screenshots");
+    let mut by_type: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let is_image = path.extension().is_some_and(|e| e == "png" || e == "jpg");
+        if !is_image {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let kind = stem
+            .rsplit_once('_')
+            .map_or(stem.clone(), |(k, _)| k.to_owned());
+        by_type.entry(kind).or_default().push(path);
+    }
+    for list in by_type.values_mut() {
+        list.sort();
+    }
+    let mut picked = Vec::new();
+    let mut round = 0;
+    while picked.len() < SCREENSHOTS {
+        let before = picked.len();
+        for list in by_type.values() {
+            if let Some(path) = list.get(round)
+                && picked.len() < SCREENSHOTS
+            {
+                picked.push(path.clone());
+            }
+        }
+        assert!(picked.len() > before, "not enough screenshot fixtures");
+        round += 1;
+    }
+    picked
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(p).unwrap())
+        })
+        .collect()
+}
+
+struct Server {
+    base: String,
+    client: reqwest::Client,
+}
+
+impl Server {
+    async fn session_with_files(&self, files: &[(String, Vec<u8>)]) -> String {
+        let body: Value = self
+            .client
+            .post(format!("{}/api/session", self.base))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = body["session_id"].as_str().unwrap().to_owned();
+        for (name, bytes) in files {
+            let form = Form::new().part("file", Part::bytes(bytes.clone()).file_name(name.clone()));
+            let response = self
+                .client
+                .post(format!("{}/api/upload/{id}", self.base))
+                .multipart(form)
+                .send()
+                .await
+                .unwrap();
+            assert!(response.status().is_success(), "upload of {name} failed");
+        }
+        id
+    }
+
+    /// Starts processing and waits for `done` on the SSE stream; returns the wall time and
+    /// the result.
+    async fn process(&self, id: &str) -> (Duration, Value) {
+        let started = Instant::now();
+        let response = self
+            .client
+            .post(format!("{}/api/process/{id}", self.base))
+            .json(
+                &serde_json::json!({"default_card_no": "6217000011112222", "default_name": "张三"}),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let stream = self
+            .client
+            .get(format!("{}/api/logs/{id}", self.base))
+            .header("Accept", "text/event-stream")
+            .send()
+            .await
+            .unwrap();
+        let mut body = stream.bytes_stream();
+        let mut buffer = String::new();
+        while let Some(chunk) = body.next().await {
+            buffer.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            while let Some(end) = buffer.find("\n\n") {
+                let frame: String = buffer.drain(..end + 2).collect();
+                for line in frame.lines() {
+                    let Some(data) = line.strip_prefix("data:") else {
+                        continue;
+                    };
+                    let Ok(event) = serde_json::from_str::<Value>(data.trim()) else {
+                        continue;
+                    };
+                    if event["type"] == "done" {
+                        return (started.elapsed(), event["result"].clone());
+                    }
+                }
+            }
+        }
+        panic!("the stream closed without `done`");
+    }
+}
+
+fn report(label: &str, elapsed: Duration, result: &Value) {
+    println!(
+        "{label}: {:.2} s (server says {}), invoices {}, payments {}, matched {}, doc_ok {}",
+        elapsed.as_secs_f64(),
+        result["elapsed"],
+        result["invoice_count"],
+        result["payment_count"],
+        result["matched"],
+        result["doc_ok"],
+    );
+}
+
+#[tokio::main]
+async fn main() {
+    let runs: usize = std::env::var("RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    let mut files: Vec<(String, Vec<u8>)> =
+        invoice_fixtures::office_supply_batch("bench", INVOICES)
+            .into_iter()
+            .map(|f| (f.file_name, f.bytes))
+            .collect();
+    files.extend(screenshots());
+
+    let data_dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--portal-addr",
+            "127.0.0.1:0",
+            "--data-dir",
+        ])
+        .arg(data_dir.path())
+        // The workspace root, as `cargo xtask run` starts it: templates/ and flows/ are there.
+        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let server = Server {
+        base: format!("http://127.0.0.1:{port}"),
+        client: reqwest::Client::new(),
+    };
+    while server
+        .client
+        .post(format!("{}/api/session", server.base))
+        .send()
+        .await
+        .is_err()
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Let start-up settle: the LibreOffice warm-up runs in a child process of its own, as it
+    // has long finished by the time a user has uploaded 40 files.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    println!("{INVOICES} invoices + {SCREENSHOTS} screenshots, no LLM, {cores} cores, {runs} runs");
+
+    let mut times = Vec::new();
+    let mut last_session = String::new();
+    for run in 1..=runs {
+        let id = server.session_with_files(&files).await;
+        let (elapsed, result) = server.process(&id).await;
+        assert_eq!(result["ok"], true, "{result}");
+        assert_eq!(result["invoice_count"], INVOICES, "{result}");
+        assert_eq!(result["payment_count"], SCREENSHOTS, "{result}");
+        assert_eq!(result["doc_ok"], true, "{result}");
+        report(&format!("run {run}"), elapsed, &result);
+        times.push(elapsed);
+        last_session = id;
+    }
+    let (elapsed, result) = server.process(&last_session).await;
+    report("same session again (cached)", elapsed, &result);
+    times.sort();
+    println!(
+        "median {:.2} s, slowest {:.2} s (target 10 s)",
+        times[times.len() / 2].as_secs_f64(),
+        times[times.len() - 1].as_secs_f64()
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

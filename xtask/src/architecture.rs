@@ -1,0 +1,176 @@
+//! The crate boundaries of docs/ARCHITECTURE.md, checked against the manifests and sources on
+//! every `cargo xtask test` (this module is a test of the xtask crate).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Which workspace crates each crate may use in `[dependencies]` (the layers).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("domain", &[]),
+    ("pdf-text", &[]),
+    ("tesseract-lib", &[]),
+    ("invoice-qr", &["pdf-text"]),
+    ("classify", &["domain"]),
+    ("docgen", &[]),
+    ("llm", &["domain"]),
+    ("payments", &["tesseract-lib"]),
+    ("finance-bot", &["domain"]),
+    ("extraction", &["domain", "pdf-text", "invoice-qr"]),
+    ("session-store", &["domain"]),
+    (
+        "pipeline",
+        &[
+            "domain",
+            "session-store",
+            "extraction",
+            "classify",
+            "docgen",
+            "llm",
+            "payments",
+            "finance-bot",
+        ],
+    ),
+    ("http-api", &["domain", "session-store", "pipeline"]),
+    ("demo-portal", &[]),
+    ("invoice-fixtures", &["domain"]),
+];
+
+/// External packages only some crates may use (normal dependencies).
+const EXCLUSIVE: &[(&str, &[&str])] = &[
+    ("actix-web", &["http-api", "demo-portal"]),
+    ("actix-multipart", &["http-api", "demo-portal"]),
+    ("actix-files", &["http-api"]),
+    ("notify", &["http-api"]),
+    ("thirtyfour", &["finance-bot"]),
+    ("reqwest", &["llm"]),
+    ("libloading", &["tesseract-lib"]),
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// Each crate's `[dependencies]` names, read from the manifests under crates/.
+fn dependencies() -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(root().join("crates")) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let Ok(manifest) = std::fs::read_to_string(entry.path().join("Cargo.toml")) else {
+            continue;
+        };
+        let mut name = String::new();
+        let mut deps = Vec::new();
+        let mut section = String::new();
+        for line in manifest.lines().map(str::trim) {
+            if line.starts_with('[') {
+                section = line.to_owned();
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            let key = key.trim();
+            if section == "[package]" && key == "name" {
+                name = value.trim().trim_matches('"').to_owned();
+            } else if section == "[dependencies]" && !key.starts_with('#') {
+                deps.push(key.split('.').next().unwrap_or(key).trim().to_owned());
+            }
+        }
+        out.insert(name, deps);
+    }
+    out
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn crates_use_only_the_layers_above_them() {
+    let deps = dependencies();
+    let layers: BTreeMap<&str, &[&str]> = LAYERS.iter().copied().collect();
+    let workspace: Vec<&String> = deps.keys().collect();
+    let mut broken = Vec::new();
+    for (krate, used) in &deps {
+        if krate == "reimburse" {
+            continue; // the binary wires everything together
+        }
+        let Some(allowed) = layers.get(krate.as_str()) else {
+            broken.push(format!(
+                "{krate} is not in LAYERS (add it, and to ARCHITECTURE.md)"
+            ));
+            continue;
+        };
+        for dep in used {
+            if workspace.contains(&dep) && !allowed.contains(&dep.as_str()) {
+                broken.push(format!("{krate} depends on {dep}"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "layering broken: {broken:?}");
+}
+
+#[test]
+fn exclusive_packages_stay_in_their_crates() {
+    let deps = dependencies();
+    let mut broken = Vec::new();
+    for (package, _) in EXCLUSIVE {
+        // Proves the manifests were read: every listed package is used somewhere.
+        assert!(
+            deps.values().flatten().any(|d| d == package),
+            "no crate uses {package}: stale rule or unread manifests"
+        );
+    }
+    for (krate, used) in deps {
+        for (package, owners) in EXCLUSIVE {
+            if used.iter().any(|d| d == package) && !owners.contains(&krate.as_str()) {
+                broken.push(format!("{krate} uses {package} (only {owners:?} may)"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:?}");
+}
+
+#[test]
+fn domain_uses_only_serde() {
+    let deps = dependencies();
+    let domain = deps.get("domain").cloned().unwrap_or_default();
+    assert!(
+        domain.iter().all(|d| d == "serde" || d == "serde_json"),
+        "domain has no IO: {domain:?}"
+    );
+}
+
+#[test]
+fn only_tesseract_lib_allows_unsafe_code() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates"), &mut files);
+    rust_files(&root().join("xtask/src"), &mut files);
+    let needle = ["allow(", "unsafe_code"].concat();
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|f| !f.starts_with(root().join("crates/tesseract-lib")))
+        .filter(|f| std::fs::read_to_string(f).is_ok_and(|s| s.contains(&needle)))
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "unsafe code outside tesseract-lib: {offenders:?}"
+    );
+    assert!(files.len() > 50, "the sources were found");
+}
