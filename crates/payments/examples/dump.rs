@@ -66,11 +66,12 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let gray = preprocess::prepare(&image, &prep);
+        let preprocess::Prepared { gray, photo } = preprocess::prepare_image(&image, &prep);
         println!(
-            "== {file} ({}x{} prepared, {mode:?})",
+            "== {file} ({}x{} prepared{}, {mode:?})",
             gray.width(),
-            gray.height()
+            gray.height(),
+            if photo { " as a photo" } else { "" },
         );
         if let Some(save) = args
             .iter()
@@ -80,7 +81,12 @@ fn main() -> ExitCode {
         {
             eprintln!("{save}: {e}");
         }
-        match ocr.recognize(&gray, mode) {
+        let page = if photo {
+            ocr.recognize_photo(&gray, mode)
+        } else {
+            ocr.recognize(&gray, mode)
+        };
+        match page {
             Ok(page) => {
                 for l in &page.lines {
                     println!("{:>5} {:>3.0} | {}", l.top, l.conf, l.text);

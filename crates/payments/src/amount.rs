@@ -20,6 +20,10 @@ pub struct AmountHit {
     /// Nothing but the amount, its sign and currency (and spaces) on the
     /// line: how the big amount of a bill screen is written.
     pub alone: bool,
+    /// Signed or with a currency, nothing but icon noise before it (at most
+    /// two symbols or letters) and no other number after it: a headline
+    /// amount with something beside it (a status pill, `交易成功`).
+    pub leads: bool,
 }
 
 /// Largest amount accepted: a payment screen of more than ten million yuan is
@@ -96,11 +100,16 @@ pub fn find_amounts(line: &str) -> Vec<AmountHit> {
                 let (sign, currency_before, from) = look_back(&chars, i);
                 let to = if currency_after { end + 1 } else { end };
                 let alone = is_alone(&chars[..from], &chars[to..]);
+                let currency = currency_before || currency_after;
+                let leads = (sign != Sign::None || currency)
+                    && is_alone(&chars[..from], &[])
+                    && !chars[to..].iter().any(char::is_ascii_digit);
                 hits.push(AmountHit {
                     cents,
                     sign,
-                    currency: currency_before || currency_after,
+                    currency,
                     alone,
+                    leads,
                 });
                 i = end;
             }

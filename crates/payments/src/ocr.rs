@@ -272,6 +272,16 @@ fn join_row(mut row: Vec<Word>) -> Option<Line> {
 pub trait Ocr {
     /// Recognises a greyscale image in the given mode.
     fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError>;
+
+    /// Recognises a photo (a POS slip) in the given mode. Receipt printers
+    /// slash or dot their zeros; readers that have a model for that use it.
+    fn recognize_photo(
+        &self,
+        image: &GrayImage,
+        mode: PageMode,
+    ) -> Result<OcrPage, PaymentsError> {
+        self.recognize(image, mode)
+    }
 }
 
 /// Tesseract: in this process through libtesseract when it can be loaded (each model loaded
@@ -289,6 +299,10 @@ pub struct Tesseract {
     /// Model for `PageMode::Digits` re-reads (`eng`: loads fast, and digits
     /// are all it has to read).
     pub digits_language: String,
+    /// `-l` argument for photos (POS slips): receipt printers slash or dot
+    /// their zeros, which `chi_sim` alone reads as `6` or `9` (`2625/12/15`);
+    /// with the Latin model beside it they read as `0`.
+    pub photo_languages: String,
     /// Use libtesseract in this process when it loads. Loading `chi_sim` costs ~0.1 s of CPU,
     /// which the program pays on every page (two to four per screenshot).
     pub in_process: bool,
@@ -301,6 +315,7 @@ pub struct Tesseract {
 struct Engines {
     page: Mutex<Option<Engine>>,
     digits: Mutex<Option<Engine>>,
+    photo: Mutex<Option<Engine>>,
 }
 
 impl Clone for Engines {
@@ -321,6 +336,7 @@ impl Default for Tesseract {
             timeout: Duration::from_secs(30),
             dpi: 150,
             digits_language: "eng".to_owned(),
+            photo_languages: "chi_sim+eng".to_owned(),
             in_process: true,
             engines: Engines::default(),
         }
@@ -356,6 +372,7 @@ impl Tesseract {
         for lang in self
             .languages
             .split('+')
+            .chain(self.photo_languages.split('+'))
             .chain([self.digits_language.as_str()])
         {
             if !installed.contains(&lang) {
@@ -370,8 +387,28 @@ impl Tesseract {
 
 impl Ocr for Tesseract {
     fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+        self.recognize_as(image, mode, false)
+    }
+
+    fn recognize_photo(
+        &self,
+        image: &GrayImage,
+        mode: PageMode,
+    ) -> Result<OcrPage, PaymentsError> {
+        self.recognize_as(image, mode, mode != PageMode::Digits)
+    }
+}
+
+impl Tesseract {
+    /// Reads a page with the page languages, or the photo languages.
+    fn recognize_as(
+        &self,
+        image: &GrayImage,
+        mode: PageMode,
+        photo: bool,
+    ) -> Result<OcrPage, PaymentsError> {
         if self.in_process {
-            match self.recognize_in_process(image, mode) {
+            match self.recognize_in_process(image, mode, photo) {
                 Ok(page) => return Ok(page),
                 // No library or no model here: the program may still work (or say why not).
                 Err(InProcess::Unavailable(why)) => {
@@ -380,7 +417,7 @@ impl Ocr for Tesseract {
                 Err(InProcess::Failed(error)) => return Err(error),
             }
         }
-        self.recognize_with_program(image, mode)
+        self.recognize_with_program(image, mode, photo)
     }
 }
 
@@ -396,10 +433,13 @@ impl Tesseract {
         &self,
         image: &GrayImage,
         mode: PageMode,
+        photo: bool,
     ) -> Result<OcrPage, InProcess> {
         let digits = mode == PageMode::Digits;
         let slot = if digits {
             &self.engines.digits
+        } else if photo {
+            &self.engines.photo
         } else {
             &self.engines.page
         };
@@ -414,6 +454,8 @@ impl Tesseract {
                     &self.digits_language,
                     &[("tessedit_char_whitelist", DIGITS_WHITELIST)],
                 )
+            } else if photo {
+                Engine::new(None, &self.photo_languages, &[])
             } else {
                 Engine::new(None, &self.languages, &[])
             };
@@ -445,6 +487,7 @@ impl Tesseract {
         &self,
         image: &GrayImage,
         mode: PageMode,
+        photo: bool,
     ) -> Result<OcrPage, PaymentsError> {
         let mut command = Command::new(&self.program);
         command.args(["stdin", "stdout", "-l"]);
@@ -455,6 +498,8 @@ impl Tesseract {
                 "-c",
                 &format!("tessedit_char_whitelist={DIGITS_WHITELIST}"),
             ]);
+        } else if photo {
+            command.arg(&self.photo_languages);
         } else {
             command.arg(&self.languages);
         }

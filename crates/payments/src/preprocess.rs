@@ -64,9 +64,38 @@ pub fn load(path: &Path) -> Result<DynamicImage, PaymentsError> {
     Ok(image)
 }
 
+/// An image made ready for OCR.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub gray: GrayImage,
+    /// A photo (a POS slip on a desk) rather than a screenshot.
+    pub photo: bool,
+}
+
 /// Greyscale, inverted if dark, scaled, straightened.
 pub fn prepare(image: &DynamicImage, prep: &Prep) -> GrayImage {
-    let mut gray = image.to_luma8();
+    prepare_image(image, prep).gray
+}
+
+/// As [`prepare`], saying whether the image is a photo: a photo's lighting
+/// is evened out and it is straightened (`prepare_photo`); anything else is
+/// taken for a screenshot.
+pub fn prepare_image(image: &DynamicImage, prep: &Prep) -> Prepared {
+    let gray = image.to_luma8();
+    if prep.deskew && is_photo(&gray) {
+        return Prepared {
+            gray: prepare_photo(&gray, prep),
+            photo: true,
+        };
+    }
+    Prepared {
+        gray: prepare_screen(gray, prep),
+        photo: false,
+    }
+}
+
+/// A screenshot: inverted if dark, scaled, straightened if slanted.
+fn prepare_screen(mut gray: GrayImage, prep: &Prep) -> GrayImage {
     if is_dark(&gray) {
         image::imageops::invert(&mut gray);
     }
@@ -188,8 +217,12 @@ pub fn text_bands(gray: &GrayImage) -> Vec<Band> {
     bands
 }
 
-/// Shrinks bands much taller than the body text (headline amounts, big
-/// titles) in place, centred where they were.
+/// Shrinks lines much taller than the body text (headline amounts, big
+/// titles) in place, centred where they were. A tall band may be several
+/// things side by side (a logo circle beside a payee's name over the
+/// amount): it is cut into column segments at blank gaps, and each segment
+/// into its own lines, so that only the big line itself is shrunk, by its
+/// own height.
 fn shrink_big_bands(gray: &mut GrayImage) {
     let bands = text_bands(gray);
     let mut heights: Vec<u32> = bands.iter().map(Band::height).filter(|&h| h >= 8).collect();
@@ -198,28 +231,75 @@ fn shrink_big_bands(gray: &mut GrayImage) {
     }
     heights.sort_unstable();
     let body = heights[heights.len() / 2];
+    let is_big = |h: u32| h * 10 >= body * 17;
     for band in bands {
-        if band.height() * 10 < body * 17 {
+        if !is_big(band.height()) {
             continue;
         }
         // Wide bands of that height are pictures or panels, not a line.
-        let width = band.right - band.left;
-        if width > gray.width() * 95 / 100 {
+        if band.right - band.left > gray.width() * 95 / 100 {
             continue;
         }
-        let factor = f64::from(body) * 1.25 / f64::from(band.height());
-        let crop =
-            image::imageops::crop_imm(gray, band.left, band.top, width, band.height()).to_image();
-        let small = downscale(&crop, factor);
-        for y in band.top..band.bottom {
-            for x in band.left..band.right {
-                gray.put_pixel(x, y, image::Luma([band.background]));
+        for (left, right) in column_segments(gray, &band, (body / 2).max(4)) {
+            let crop = image::imageops::crop_imm(gray, left, band.top, right - left, band.height())
+                .to_image();
+            for line in text_bands(&crop) {
+                if is_big(line.height()) {
+                    let rect = Band {
+                        top: band.top + line.top,
+                        bottom: band.top + line.bottom,
+                        // The segment's own edges: within the crop a line's
+                        // edges are judged against the crop's background.
+                        left,
+                        right,
+                        background: band.background,
+                    };
+                    shrink_in_place(
+                        gray,
+                        &rect,
+                        f64::from(body) * 1.25 / f64::from(rect.height()),
+                    );
+                }
             }
         }
-        let x = band.left + (width - small.width()) / 2;
-        let y = band.top + (band.height() - small.height()) / 2;
-        image::imageops::replace(gray, &small, i64::from(x), i64::from(y));
     }
+}
+
+/// Horizontal spans of a band that hold ink, split at blank gaps of at
+/// least `gap` columns.
+fn column_segments(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(u32, u32)> {
+    let mut segments: Vec<(u32, u32)> = Vec::new();
+    let mut blank_run = u32::MAX;
+    for x in band.left..band.right {
+        let ink = (band.top..band.bottom)
+            .any(|y| gray.get_pixel(x, y).0[0].abs_diff(band.background) > 60);
+        if ink {
+            match segments.last_mut() {
+                Some(last) if blank_run < gap => last.1 = x + 1,
+                _ => segments.push((x, x + 1)),
+            }
+            blank_run = 0;
+        } else {
+            blank_run = blank_run.saturating_add(1);
+        }
+    }
+    segments
+}
+
+/// Replaces a rectangle by itself scaled by `factor` (< 1), centred, on
+/// the band's background.
+fn shrink_in_place(gray: &mut GrayImage, rect: &Band, factor: f64) {
+    let (width, height) = (rect.right - rect.left, rect.height());
+    let crop = image::imageops::crop_imm(gray, rect.left, rect.top, width, height).to_image();
+    let small = downscale(&crop, factor);
+    for y in rect.top..rect.bottom {
+        for x in rect.left..rect.right {
+            gray.put_pixel(x, y, image::Luma([rect.background]));
+        }
+    }
+    let x = rect.left + width.saturating_sub(small.width()) / 2;
+    let y = rect.top + height.saturating_sub(small.height()) / 2;
+    image::imageops::replace(gray, &small, i64::from(x), i64::from(y));
 }
 
 /// Dark-mode screens: mostly dark pixels.
@@ -443,6 +523,354 @@ fn background(gray: &GrayImage) -> u8 {
         .max_by_key(|&i| hist[i])
         .and_then(|i| u8::try_from(i).ok())
         .unwrap_or(255)
+}
+
+// ---------------------------------------------------------------------------
+// Photos (a POS slip on a desk)
+
+/// A photo has no flat background: no grey value covers more than a few
+/// percent of it (paper grain, uneven light, JPEG noise), while a
+/// screenshot's background covers a third or more, even after a chat app
+/// re-compressed it.
+pub fn is_photo(gray: &GrayImage) -> bool {
+    let raw = gray.as_raw();
+    if raw.len() < 40_000 {
+        return false;
+    }
+    let step = (raw.len() / 60_000).max(1);
+    let mut hist = [0u32; 256];
+    let mut n = 0u32;
+    for &p in raw.iter().step_by(step) {
+        hist[usize::from(p)] += 1;
+        n += 1;
+    }
+    let mode = hist.iter().copied().max().unwrap_or(0);
+    mode * 100 < n * 12
+}
+
+/// A photo: shrunk to at most `max_side`, its lighting evened out (shadows,
+/// a lamp's gradient, a grey desk all become white paper), straightened.
+fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
+    let (w, h) = gray.dimensions();
+    let factor = f64::from(prep.max_side) / f64::from(w.max(h));
+    let flat = if factor < 0.9 {
+        flatten_illumination(&downscale(gray, factor))
+    } else {
+        flatten_illumination(gray)
+    };
+    let angle = photo_skew(&flat);
+    let mut straight = if angle.abs() >= 0.3 {
+        rotate(&flat, -angle)
+    } else {
+        flat
+    };
+    let (w, h) = straight.dimensions();
+    erase_long_runs(&mut straight, 170, (w.min(h) / 12).max(40));
+    let Some(area) = text_area(&straight) else {
+        return straight;
+    };
+    // The text with a margin of two lines: the desk around it is no use.
+    let margin = area.line_height * 2;
+    let (left, top) = (
+        area.left.saturating_sub(margin),
+        area.top.saturating_sub(margin),
+    );
+    let (right, bottom) = ((area.right + margin).min(w), (area.bottom + margin).min(h));
+    let text = image::imageops::crop_imm(&straight, left, top, right - left, bottom - top).to_image();
+    let target: f64 = std::env::var("PHOTO_LINE").ok().and_then(|v| v.parse().ok()).unwrap_or(26.0);
+    let factor = target / f64::from(area.line_height);
+    if factor > 1.15 {
+        let factor = factor.min(2.0);
+        let (nw, nh) = (scaled(text.width(), factor), scaled(text.height(), factor));
+        image::imageops::resize(&text, nw, nh, image::imageops::FilterType::Triangle)
+    } else if factor < 0.7 {
+        downscale(&text, factor)
+    } else {
+        text
+    }
+}
+
+/// Where the text of an evened-out, straight photo stands, and how tall
+/// its lines are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextArea {
+    pub left: u32,
+    pub top: u32,
+    /// Exclusive.
+    pub right: u32,
+    /// Exclusive.
+    pub bottom: u32,
+    /// Median height of the lines of text, in pixels.
+    pub line_height: u32,
+}
+
+/// Finds the lines of text of an evened-out, straight photo: runs of rows
+/// with ink, at least 6 px high (dotted rules are thinner). `None` when
+/// there are too few to tell.
+pub fn text_area(flat: &GrayImage) -> Option<TextArea> {
+    let (w, h) = flat.dimensions();
+    // Evened out, paper is near white and ink well below.
+    let threshold = 170;
+    let width = w as usize;
+    let raw = flat.as_raw();
+    // Ink per row, ignoring rows with a few specks (a slip's edge, grain).
+    let min_ink = (w / 150).max(3);
+    let ink_rows: Vec<bool> = raw
+        .chunks_exact(width)
+        .map(|row| {
+            let ink = row.iter().filter(|&&p| p < threshold).count();
+            u32::try_from(ink).unwrap_or(u32::MAX) >= min_ink
+        })
+        .collect();
+    let mut lines: Vec<(u32, u32)> = Vec::new();
+    let mut y = 0u32;
+    while y < h {
+        if !ink_rows[y as usize] {
+            y += 1;
+            continue;
+        }
+        let top = y;
+        while y < h && ink_rows[y as usize] {
+            y += 1;
+        }
+        if y - top >= 6 && y - top <= h / 8 {
+            lines.push((top, y));
+        }
+    }
+    if lines.len() < 3 {
+        return None;
+    }
+    let mut heights: Vec<u32> = lines.iter().map(|(t, b)| b - t).collect();
+    heights.sort_unstable();
+    let line_height = heights[heights.len() / 2];
+    let (mut left, mut right) = (w, 0);
+    for &(top, bottom) in &lines {
+        for row in raw[top as usize * width..bottom as usize * width].chunks_exact(width) {
+            if let Some(first) = row.iter().position(|&p| p < threshold) {
+                left = left.min(u32::try_from(first).unwrap_or(u32::MAX));
+            }
+            if let Some(last) = row.iter().rposition(|&p| p < threshold) {
+                right = right.max(u32::try_from(last + 1).unwrap_or(0));
+            }
+        }
+    }
+    let top = lines.first().map_or(0, |l| l.0);
+    let bottom = lines.last().map_or(h, |l| l.1);
+    (right > left).then_some(TextArea {
+        left,
+        top,
+        right,
+        bottom,
+        line_height,
+    })
+}
+
+/// Slant of the text lines of an evened-out photo in degrees (as
+/// `estimate_skew`): the rotation whose horizontal projection of ink is
+/// sharpest, over ±8°. Ink is sampled every `step` pixels both ways and
+/// projected into bins `step` rows high, so that the sampling grid itself
+/// does not make 0° look sharpest.
+pub fn photo_skew(flat: &GrayImage) -> f64 {
+    let (w, h) = flat.dimensions();
+    let threshold = otsu(flat).min(200);
+    let area = f64::from(w) * f64::from(h);
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a small positive step"
+    )]
+    let step = (area / 500_000.0).sqrt().ceil().max(1.0) as u32;
+    let mut points: Vec<(f64, f64)> = Vec::new();
+    for y in (0..h).step_by(step as usize) {
+        for x in (0..w).step_by(step as usize) {
+            if flat.get_pixel(x, y).0[0] < threshold {
+                points.push((f64::from(x), f64::from(y)));
+            }
+        }
+    }
+    if points.len() < 200 {
+        return 0.0;
+    }
+    let (cx, cy) = (f64::from(w) / 2.0, f64::from(h) / 2.0);
+    let bin_height = f64::from(step);
+    let rows = (h as usize) * 2 / (step as usize) + 8;
+    let mut bins = vec![0u32; rows];
+    let mut score = |deg: f64| -> f64 {
+        let (s, c) = deg.to_radians().sin_cos();
+        bins.iter_mut().for_each(|b| *b = 0);
+        for &(x, y) in &points {
+            let ry = ((y - cy) * c - (x - cx) * s + f64::from(h)) / bin_height;
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "clamped to the bin range"
+            )]
+            let bin = ry.clamp(0.0, (rows - 1) as f64) as usize;
+            bins[bin] += 1;
+        }
+        bins.iter().map(|&b| f64::from(b) * f64::from(b)).sum()
+    };
+    let mut best = (0.0, score(0.0));
+    for i in -16..=16 {
+        let deg = f64::from(i) * 0.5;
+        let s = score(deg);
+        if s > best.1 {
+            best = (deg, s);
+        }
+    }
+    let coarse = best.0;
+    for i in -4..=4 {
+        let deg = coarse + f64::from(i) * 0.1;
+        let s = score(deg);
+        if s > best.1 {
+            best = (deg, s);
+        }
+    }
+    best.0
+}
+
+/// Divides each pixel by the local paper brightness (the brightest value
+/// around it, smoothed), so the paper is white everywhere and ink keeps
+/// its contrast in a shadow as in full light.
+pub fn flatten_illumination(gray: &GrayImage) -> GrayImage {
+    let (w, h) = gray.dimensions();
+    let block = (w.max(h) / 80).clamp(8, 64);
+    let (gw, gh) = (w.div_ceil(block) as usize, h.div_ceil(block) as usize);
+    let mut grid = vec![0u8; gw * gh];
+    for (y, row) in gray.as_raw().chunks_exact(w as usize).enumerate() {
+        let cells = &mut grid[(y / block as usize) * gw..][..gw];
+        for (x, &p) in row.iter().enumerate() {
+            let cell = &mut cells[x / block as usize];
+            *cell = (*cell).max(p);
+        }
+    }
+    // A block inside a big bold glyph takes the paper around it; then
+    // smooth the steps between blocks.
+    let widened = filter3x3(&grid, gw, gh, |v| v.iter().copied().max().unwrap_or(0));
+    let smooth = filter3x3(&widened, gw, gh, |v| {
+        let sum: u32 = v.iter().map(|&p| u32::from(p)).sum();
+        u8::try_from(sum / u32::try_from(v.len()).unwrap_or(1).max(1)).unwrap_or(u8::MAX)
+    });
+    let bg = |gx: f64, gy: f64| -> f64 {
+        let gx = gx.clamp(0.0, (gw - 1) as f64);
+        let gy = gy.clamp(0.0, (gh - 1) as f64);
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "clamped to the grid"
+        )]
+        let (x0, y0) = (gx.floor() as usize, gy.floor() as usize);
+        let (x1, y1) = ((x0 + 1).min(gw - 1), (y0 + 1).min(gh - 1));
+        let (fx, fy) = (gx - x0 as f64, gy - y0 as f64);
+        let p = |x: usize, y: usize| f64::from(smooth[y * gw + x]);
+        let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
+        let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
+        top * (1.0 - fy) + bottom * fy
+    };
+    // Where there is no paper within a cell of a pixel (a desk darker than
+    // the paper beside it, the slip's shadow on it), it is no text: made
+    // white rather than left as dark bands around the slip. Even the
+    // boldest glyph leaves paper within a few cells.
+    let cell = (block / 2).max(4) as usize;
+    let (cw, ch) = ((w as usize).div_ceil(cell), (h as usize).div_ceil(cell));
+    let mut cells = vec![0u8; cw * ch];
+    for (y, row) in gray.as_raw().chunks_exact(w as usize).enumerate() {
+        let line = &mut cells[(y / cell) * cw..][..cw];
+        for (x, &p) in row.iter().enumerate() {
+            let c = &mut line[x / cell];
+            *c = (*c).max(p);
+        }
+    }
+    let cells = filter3x3(&cells, cw, ch, |v| v.iter().copied().max().unwrap_or(0));
+    let b = f64::from(block);
+    let mut out = GrayImage::new(w, h);
+    for (y, (src, dst)) in gray
+        .as_raw()
+        .chunks_exact(w as usize)
+        .zip(out.chunks_exact_mut(w as usize))
+        .enumerate()
+    {
+        let gy = (y as f64 + 0.5) / b - 0.5;
+        let line = &cells[(y / cell) * cw..][..cw];
+        for (x, (&p, d)) in src.iter().zip(dst.iter_mut()).enumerate() {
+            let paper = bg((x as f64 + 0.5) / b - 0.5, gy).max(1.0);
+            if f64::from(line[x / cell]) < paper * 0.72 {
+                *d = 255;
+                continue;
+            }
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "clamped to the u8 range"
+            )]
+            let v = (f64::from(p) * 255.0 / paper).round().clamp(0.0, 255.0) as u8;
+            *d = v;
+        }
+    }
+    out
+}
+
+/// Whitens straight runs of ink longer than `min_len`, across or down: the
+/// edges of a slip against a darker desk, rules and frames. No stroke of a
+/// glyph is that long.
+pub fn erase_long_runs(img: &mut GrayImage, ink_below: u8, min_len: u32) {
+    let (w, h) = img.dimensions();
+    let (w, h) = (w as usize, h as usize);
+    let min_len = min_len as usize;
+    let mut erase = vec![false; w * h];
+    let raw = img.as_raw();
+    let mut mark = |start: usize, len: usize, step: usize| {
+        if len >= min_len {
+            for k in 0..len {
+                erase[start + k * step] = true;
+            }
+        }
+    };
+    for y in 0..h {
+        let mut run = 0;
+        for x in 0..=w {
+            if x < w && raw[y * w + x] < ink_below {
+                run += 1;
+            } else {
+                mark(y * w + x - run, run, 1);
+                run = 0;
+            }
+        }
+    }
+    for x in 0..w {
+        let mut run = 0;
+        for y in 0..=h {
+            if y < h && raw[y * w + x] < ink_below {
+                run += 1;
+            } else {
+                mark((y - run) * w + x, run, w);
+                run = 0;
+            }
+        }
+    }
+    for (p, e) in img.iter_mut().zip(erase) {
+        if e {
+            *p = 255;
+        }
+    }
+}
+
+/// Applies `f` to each cell's 3×3 neighbourhood (clipped at the edges).
+fn filter3x3(grid: &[u8], gw: usize, gh: usize, f: impl Fn(&[u8]) -> u8) -> Vec<u8> {
+    let mut out = vec![0u8; grid.len()];
+    let mut near = Vec::with_capacity(9);
+    for y in 0..gh {
+        for x in 0..gw {
+            near.clear();
+            for ny in y.saturating_sub(1)..=(y + 1).min(gh - 1) {
+                for nx in x.saturating_sub(1)..=(x + 1).min(gw - 1) {
+                    near.push(grid[ny * gw + nx]);
+                }
+            }
+            out[y * gw + x] = f(&near);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -73,10 +73,14 @@ impl<O: Ocr> Recognizer<O> {
         file: &str,
         image: &DynamicImage,
     ) -> Result<Recognition, PaymentsError> {
-        let gray = preprocess::prepare(image, &self.prep);
+        let preprocess::Prepared { gray, photo } = preprocess::prepare_image(image, &self.prep);
         let mut best: Option<Recognition> = None;
         for &mode in &self.modes {
-            let page = self.ocr.recognize(&gray, mode)?;
+            let page = if photo {
+                self.ocr.recognize_photo(&gray, mode)?
+            } else {
+                self.ocr.recognize(&gray, mode)?
+            };
             let mut pass = read_page(file, &page, mode);
             self.reread(&gray, &page, &mut pass)?;
             let merged = match best.take() {

@@ -88,11 +88,7 @@ fn the_library_and_the_program_read_alike() {
     }
     let library = Recognizer::tesseract();
     assert!(
-        library
-            .ocr
-            .backend()
-            .unwrap()
-            .starts_with("libtesseract"),
+        library.ocr.backend().unwrap().starts_with("libtesseract"),
         "libtesseract is installed with the program and must load"
     );
     for stem in ["alipay_bill_01", "bank_card_02"] {

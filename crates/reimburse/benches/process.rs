@@ -7,7 +7,8 @@
 //! screen type uploaded (not timed), and the time from POST /api/process to the `done` event
 //! read from the SSE stream. A last run repeats the process on the same session, where every
 //! file comes from the session's cache. Run with `cargo xtask bench process`; `RUNS=N` sets
-//! the number of fresh runs (default 3).
+//! the number of fresh runs (default 3), `INVOICES=N` / `SCREENSHOTS=N` the files per run
+//! (default 20 each), and `THREADS=1` lists the server's threads with their CPU time at the end.
 
 #![allow(
     clippy::unwrap_used,
@@ -25,11 +26,17 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const INVOICES: usize = 20;
-const SCREENSHOTS: usize = 20;
+/// How many of each to upload: 20 unless `INVOICES` / `SCREENSHOTS` say otherwise (to see
+/// where the time goes).
+fn count(variable: &str) -> usize {
+    std::env::var(variable)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20)
+}
 
 /// 20 screenshot fixtures, taken round-robin over the screen types so every type is in.
-fn screenshots() -> Vec<(String, Vec<u8>)> {
+fn screenshots(wanted: usize) -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/screenshots");
     let mut by_type: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -49,11 +56,11 @@ fn screenshots() -> Vec<(String, Vec<u8>)> {
     }
     let mut picked = Vec::new();
     let mut round = 0;
-    while picked.len() < SCREENSHOTS {
+    while picked.len() < wanted {
         let before = picked.len();
         for list in by_type.values() {
             if let Some(path) = list.get(round)
-                && picked.len() < SCREENSHOTS
+                && picked.len() < wanted
             {
                 picked.push(path.clone());
             }
@@ -145,9 +152,27 @@ impl Server {
     }
 }
 
-fn report(label: &str, elapsed: Duration, result: &Value) {
+/// CPU seconds the server process has used (user + system), from /proc; 0 elsewhere.
+/// Load-independent, unlike wall time: on an idle machine with N cores a run's wall time is
+/// about its CPU time over N plus the parts that do not run in parallel.
+fn cpu_secs(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of stat; here 11 and 12 (0-based, after the name).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn report(label: &str, elapsed: Duration, cpu: f64, result: &Value) {
     println!(
-        "{label}: {:.2} s (server says {}), invoices {}, payments {}, matched {}, doc_ok {}",
+        "{label}: {:.2} s, server CPU {cpu:.2} s (server says {}), invoices {}, payments {}, matched {}, doc_ok {}",
         elapsed.as_secs_f64(),
         result["elapsed"],
         result["invoice_count"],
@@ -164,12 +189,13 @@ async fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(3)
         .max(1);
+    let (invoices, shots) = (count("INVOICES").max(1), count("SCREENSHOTS"));
     let mut files: Vec<(String, Vec<u8>)> =
-        invoice_fixtures::office_supply_batch("bench", INVOICES)
+        invoice_fixtures::office_supply_batch("bench", invoices)
             .into_iter()
             .map(|f| (f.file_name, f.bytes))
             .collect();
-    files.extend(screenshots());
+    files.extend(screenshots(shots));
 
     let data_dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -211,29 +237,48 @@ async fn main() {
     // has long finished by the time a user has uploaded 40 files.
     tokio::time::sleep(Duration::from_secs(5)).await;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    println!("{INVOICES} invoices + {SCREENSHOTS} screenshots, no LLM, {cores} cores, {runs} runs");
+    println!("{invoices} invoices + {shots} screenshots, no LLM, {cores} cores, {runs} runs");
 
     let mut times = Vec::new();
     let mut last_session = String::new();
     for run in 1..=runs {
         let id = server.session_with_files(&files).await;
+        let cpu = cpu_secs(child.id());
         let (elapsed, result) = server.process(&id).await;
+        let cpu = cpu_secs(child.id()) - cpu;
         assert_eq!(result["ok"], true, "{result}");
-        assert_eq!(result["invoice_count"], INVOICES, "{result}");
-        assert_eq!(result["payment_count"], SCREENSHOTS, "{result}");
+        assert_eq!(result["invoice_count"], invoices, "{result}");
+        if shots > 0 {
+            assert_eq!(result["payment_count"], shots, "{result}");
+        }
         assert_eq!(result["doc_ok"], true, "{result}");
-        report(&format!("run {run}"), elapsed, &result);
+        report(&format!("run {run}"), elapsed, cpu, &result);
         times.push(elapsed);
         last_session = id;
     }
+    let cpu = cpu_secs(child.id());
     let (elapsed, result) = server.process(&last_session).await;
-    report("same session again (cached)", elapsed, &result);
+    let cpu = cpu_secs(child.id()) - cpu;
+    report("same session again (cached)", elapsed, cpu, &result);
     times.sort();
     println!(
         "median {:.2} s, slowest {:.2} s (target 10 s)",
         times[times.len() / 2].as_secs_f64(),
         times[times.len() - 1].as_secs_f64()
     );
+    if std::env::var_os("THREADS").is_some() {
+        for task in std::fs::read_dir(format!("/proc/{}/task", child.id())).unwrap() {
+            let path = task.unwrap().path();
+            let name = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+            let tid: u32 = path.file_name().unwrap().to_string_lossy().parse().unwrap();
+            let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            let f: Vec<&str> = after.split_whitespace().collect();
+            let t = f.get(11).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0)
+                + f.get(12).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+            println!("thread {tid} {} {:.2} s", name.trim(), t / 100.0);
+        }
+    }
     let _ = child.kill();
     let _ = child.wait();
 }

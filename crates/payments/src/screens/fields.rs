@@ -237,7 +237,9 @@ impl Fields {
     }
 
     /// The big amount of a bill screen: the first line that is nothing but
-    /// an amount (with sign or currency), before line `before`.
+    /// an amount (with sign or currency), before line `before`; failing
+    /// that, the first signed amount leading its line (a status pill or
+    /// icon beside it).
     pub fn headline_amount(&self, before: usize) -> Option<(usize, AmountHit)> {
         self.lines
             .iter()
@@ -249,6 +251,16 @@ impl Fields {
                     [hit] if hit.alone => Some((i, *hit)),
                     _ => None,
                 }
+            })
+            .or_else(|| {
+                self.lines
+                    .iter()
+                    .take(before)
+                    .enumerate()
+                    .find_map(|(i, l)| match amount::find_amounts(l).as_slice() {
+                        [hit] if hit.leads => Some((i, *hit)),
+                        _ => None,
+                    })
             })
     }
 
@@ -409,16 +421,28 @@ pub fn status_of(phrase: &str) -> Option<&'static str> {
     }
 }
 
-/// Status from a short line standing alone (`交易成功` under the amount).
+/// Status from a short line standing alone (`交易成功` under the amount),
+/// or from what follows the amount on its own line (a status pill beside
+/// the headline amount).
 pub fn status_line(fields: &Fields, from: usize, to: usize) -> Option<&'static str> {
     fields
         .lines
         .iter()
         .take(to)
         .skip(from)
-        .map(|l| text::compact(l))
+        .map(|l| text::compact(after_amount(l)))
         .filter(|l| l.chars().count() <= 8)
         .find_map(|l| status_of(&l))
+}
+
+/// The part of a line after its last digit when it holds an amount (so an
+/// amount line offers only its trailing words); the whole line otherwise.
+fn after_amount(line: &str) -> &str {
+    if amount::find_amounts(line).is_empty() {
+        return line;
+    }
+    line.rfind(|c: char| c.is_ascii_digit())
+        .map_or(line, |i| &line[i + 1..])
 }
 
 /// Date as a string, empty when absent.
@@ -468,6 +492,26 @@ mod tests {
         let (line, hit) = f.headline_amount(5).unwrap();
         assert_eq!((line, hit.cents), (2, 5800));
         assert_eq!(status_line(&f, 3, 4), Some(STATUS_SUCCESS));
+    }
+
+    #[test]
+    fn headline_amount_beside_a_pill_or_icon() {
+        let f = fields("账单详情\n样例超市\n@ -32.21 :ai\n付款方式 中国银行信用卡(1459)");
+        let (line, hit) = f.headline_amount(3).unwrap();
+        assert_eq!((line, hit.cents), (2, 3221));
+        let f = fields("账单详情\n-32.21 交易成功\n余额 1,000.00");
+        assert_eq!(f.headline_amount(3).unwrap().0, 1);
+        // Unsigned, or a label before it: a row, not a headline.
+        assert!(
+            fields("账单详情\n32.21 交易成功")
+                .headline_amount(2)
+                .is_none()
+        );
+        assert!(
+            fields("账单详情\n订单金额 -32.21")
+                .headline_amount(2)
+                .is_none()
+        );
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub fn parse(f: &Fields) -> PaymentRecord {
             r.merchant = header_merchant(f, line).unwrap_or_default();
         }
         // The status line under the amount is more specific than 交易类型.
-        if let Some(s) = fields::status_line(f, line + 1, x.rows_start.max(line + 3)) {
+        if let Some(s) = fields::status_line(f, line, x.rows_start.max(line + 3)) {
             r.status = s.to_owned();
         }
     }

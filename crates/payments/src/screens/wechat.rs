@@ -54,7 +54,7 @@ pub fn parse_bill(f: &Fields) -> PaymentRecord {
             r.merchant = header_merchant(f, line).unwrap_or_default();
         }
         if r.status.is_empty() {
-            r.status = fields::status_line(f, line + 1, x.rows_start.max(line + 3))
+            r.status = fields::status_line(f, line, x.rows_start.max(line + 3))
                 .unwrap_or_default()
                 .to_owned();
         }
