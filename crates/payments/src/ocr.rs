@@ -275,11 +275,7 @@ pub trait Ocr {
 
     /// Recognises a photo (a POS slip) in the given mode. Receipt printers
     /// slash or dot their zeros; readers that have a model for that use it.
-    fn recognize_photo(
-        &self,
-        image: &GrayImage,
-        mode: PageMode,
-    ) -> Result<OcrPage, PaymentsError> {
+    fn recognize_photo(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
         self.recognize(image, mode)
     }
 }
@@ -390,11 +386,7 @@ impl Ocr for Tesseract {
         self.recognize_as(image, mode, false)
     }
 
-    fn recognize_photo(
-        &self,
-        image: &GrayImage,
-        mode: PageMode,
-    ) -> Result<OcrPage, PaymentsError> {
+    fn recognize_photo(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
         self.recognize_as(image, mode, mode != PageMode::Digits)
     }
 }

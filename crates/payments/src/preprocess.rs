@@ -569,6 +569,9 @@ fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
     let Some(area) = text_area(&straight) else {
         return straight;
     };
+    if std::env::var("PHOTO_NOCROP").is_ok() {
+        return straight;
+    }
     // The text with a margin of two lines: the desk around it is no use.
     let margin = area.line_height * 2;
     let (left, top) = (
@@ -576,8 +579,12 @@ fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
         area.top.saturating_sub(margin),
     );
     let (right, bottom) = ((area.right + margin).min(w), (area.bottom + margin).min(h));
-    let text = image::imageops::crop_imm(&straight, left, top, right - left, bottom - top).to_image();
-    let target: f64 = std::env::var("PHOTO_LINE").ok().and_then(|v| v.parse().ok()).unwrap_or(26.0);
+    let text =
+        image::imageops::crop_imm(&straight, left, top, right - left, bottom - top).to_image();
+    let target: f64 = std::env::var("PHOTO_LINE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(26.0);
     let factor = target / f64::from(area.line_height);
     if factor > 1.15 {
         let factor = factor.min(2.0);

@@ -48,14 +48,7 @@ const LABELS: &[(Key, &[&str])] = &[
     (Key::Total, &["总计", "合计", "实付金额", "TOTAL"]),
     (
         Key::Amount,
-        &[
-            "交易金额",
-            "消费金额",
-            "支付金额",
-            "金额",
-            "AMOUNT",
-            "AMT",
-        ],
+        &["交易金额", "消费金额", "支付金额", "金额", "AMOUNT", "AMT"],
     ),
     (
         Key::Date,
@@ -237,16 +230,16 @@ fn trim(s: &str) -> &str {
 fn label_table() -> &'static [(Key, Vec<char>)] {
     static TABLE: std::sync::OnceLock<Vec<(Key, Vec<char>)>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-    let mut all: Vec<(Key, Vec<char>)> = LABELS
-        .iter()
-        .flat_map(|(key, labels)| {
-            labels
-                .iter()
-                .map(move |l| (*key, l.chars().map(|c| c.to_ascii_uppercase()).collect()))
-        })
-        .collect();
-    all.sort_by_key(|(_, l)| std::cmp::Reverse(l.len()));
-    all
+        let mut all: Vec<(Key, Vec<char>)> = LABELS
+            .iter()
+            .flat_map(|(key, labels)| {
+                labels
+                    .iter()
+                    .map(move |l| (*key, l.chars().map(|c| c.to_ascii_uppercase()).collect()))
+            })
+            .collect();
+        all.sort_by_key(|(_, l)| std::cmp::Reverse(l.len()));
+        all
     })
 }
 
@@ -352,7 +345,10 @@ fn segments(text: &str) -> Vec<Segment> {
     // not read as a label (`(卡 各)`); labels then joined by nothing but
     // brackets, colons and slashes are one segment.
     let skip_closers = |mut j: usize| {
-        while chars.get(j).is_some_and(|c| matches!(c, ':' | ')' | ']' | ';')) {
+        while chars
+            .get(j)
+            .is_some_and(|c| matches!(c, ':' | ')' | ']' | ';'))
+        {
             j += 1;
         }
         j
@@ -523,7 +519,11 @@ fn month_day_of(value: &str) -> Option<(u32, u32, String)> {
     };
     let (day, k) = if k == j {
         // `0518`: exactly four digits.
-        if j != 2 || !chars.get(2..4).is_some_and(|d| d.iter().all(char::is_ascii_digit)) {
+        if j != 2
+            || !chars
+                .get(2..4)
+                .is_some_and(|d| d.iter().all(char::is_ascii_digit))
+        {
             return None;
         }
         let d: String = chars[2..4].iter().collect();
@@ -531,7 +531,11 @@ fn month_day_of(value: &str) -> Option<(u32, u32, String)> {
     } else {
         (day, k)
     };
-    let k = if chars.get(k) == Some(&'日') { k + 1 } else { k };
+    let k = if chars.get(k) == Some(&'日') {
+        k + 1
+    } else {
+        k
+    };
     if chars.get(k).is_some_and(char::is_ascii_digit) && chars.get(k + 2) != Some(&':') {
         // More digits: not a month and day (`051812` without a colon).
         let rest: String = chars[k..].iter().collect();
@@ -576,7 +580,9 @@ fn card_of(value: &str) -> Option<card::CardInfo> {
         });
         let suffix = &t[cut.len()..];
         let letters = suffix.chars().filter(char::is_ascii_alphabetic).count();
-        (cut.len() < t.len() && letters <= 2).then(|| found(cut)).flatten()
+        (cut.len() < t.len() && letters <= 2)
+            .then(|| found(cut))
+            .flatten()
     })
 }
 
@@ -628,7 +634,11 @@ pub fn parse(f: &Fields) -> PaymentRecord {
     } else if !amounts.is_empty() {
         agreed(amounts)
     } else {
-        slip.unlabelled(|v| amount_of(v).filter(|h| h.currency && h.alone).map(|h| h.cents))
+        slip.unlabelled(|v| {
+            amount_of(v)
+                .filter(|h| h.currency && h.alone)
+                .map(|h| h.cents)
+        })
     };
     if let Some(c) = cents {
         r.amount = amount::format_cents(c);
@@ -675,17 +685,28 @@ pub fn parse(f: &Fields) -> PaymentRecord {
         r.card_bank = c.bank;
     }
     if r.card_bank.is_empty()
-        && let Some(bank) = slip.labelled(&[Key::Bank], card::find_bank).into_iter().next()
+        && let Some(bank) = slip
+            .labelled(&[Key::Bank], card::find_bank)
+            .into_iter()
+            .next()
     {
         r.card_bank = bank;
     }
-    if let Some(m) = slip.labelled(&[Key::Merchant], merchant_of).into_iter().next() {
+    if let Some(m) = slip
+        .labelled(&[Key::Merchant], merchant_of)
+        .into_iter()
+        .next()
+    {
         r.merchant = m;
     }
     if let Some(o) = slip.labelled(&[Key::Order], order_of).into_iter().next() {
         r.order_no = o;
     }
-    if let Some(s) = slip.labelled(&[Key::Status], fields::status_of).into_iter().next() {
+    if let Some(s) = slip
+        .labelled(&[Key::Status], fields::status_of)
+        .into_iter()
+        .next()
+    {
         r.status = s.to_owned();
     }
     r
@@ -740,7 +761,10 @@ mod tests {
             "中国银联\nPOS签购单\n商户名称 MERCHANT NAME\n样例实验耗材有限公司\n商户号 MER ID 898191679338171\n卡号 CARD NO\n621700******4549 (I)\n发卡机构 ISSUER 中国建设银行\n收单机构 ACQ 银联商务\n交易类型 TXN TYPE 消费/SALE\n有效期 EXP 2031/10\n金额 AMOUNT\nRMB 42.45\n批次号 BATCH 361411\n参考号 REF 539143599774\n日期时间 DATE/TIME\n2025/12/15 20:39:32",
         );
         assert_eq!(r.amount, "42.45");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2025/12/15", "20:39:32"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2025/12/15", "20:39:32")
+        );
         assert_eq!(r.card_last4, "4549");
         assert_eq!(r.card_bank, "中国建设银行");
         assert_eq!(r.merchant, "样例实验耗材有限公司");
@@ -750,7 +774,10 @@ mod tests {
             "银联商务 UMS\nMERCHANT(商户名称):\n示例数码快印有限公司\nMERCHANT NO(商户号):898129550184197\nCARD NO(卡号):\n621700******0335 S\nISSUER(发卡行):中国农业银行\nDATE/TIME(日期时间):\n2025/09/24 13:36:17\nTXN TYPE(交易类型):退货/REFUND\nBATCH(批次号):879388 TRACE(凭证号):689672\nREF(参考号):149183195960\nAMOUNT(金额):\nRMB 74.09\nCARDHOLDER SIGNATURE(持卡人签名):",
         );
         assert_eq!(r.amount, "74.09");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2025/09/24", "13:36:17"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2025/09/24", "13:36:17")
+        );
         assert_eq!(r.card_last4, "0335");
         assert_eq!(r.card_bank, "中国农业银行");
         assert_eq!(r.merchant, "示例数码快印有限公司");
@@ -764,19 +791,31 @@ mod tests {
             "拉卡拉 LAKALA\n签购单\n商户名称:示例便利店\n卡号(CARD NO):6217 **** **** 8821\n交易日期:2024/05/18\n交易时间:12:30:01\n消费金额:42.45元",
         );
         assert_eq!(r.amount, "42.45");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2024/05/18", "12:30:01"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2024/05/18", "12:30:01")
+        );
         assert_eq!(r.card_last4, "8821");
         let r = slip(
             "通联支付 ALLINPAY\n卡号(CARD NO) 622848******7765\nDATE 20240518 TIME 123001\nAMOUNT RMB 1,042.45",
         );
         assert_eq!(r.amount, "1042.45");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2024/05/18", "12:30:01"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2024/05/18", "12:30:01")
+        );
         assert_eq!(r.card_last4, "7765");
         let r = slip("交易金额：42.45元\n日期时间 2024-05-18 12:30:01");
         assert_eq!(r.amount, "42.45");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2024/05/18", "12:30:01"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2024/05/18", "12:30:01")
+        );
         let r = slip("DATE/TIME: 20240518123001\nRMB 42.45");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2024/05/18", "12:30:01"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2024/05/18", "12:30:01")
+        );
         // No amount label read: a currency amount standing alone.
         assert_eq!(r.amount, "42.45");
     }
@@ -784,9 +823,15 @@ mod tests {
     #[test]
     fn month_and_day_with_the_year_elsewhere() {
         let r = slip("年份(YEAR): 2024\n日期(DATE): 05/18\n时间(TIME): 12:30:01\n金额: RMB 8.00");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2024/05/18", "12:30:01"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2024/05/18", "12:30:01")
+        );
         let r = slip("YEAR 2024 DATE 0518 TIME 123001");
-        assert_eq!((r.date.as_str(), r.time.as_str()), ("2024/05/18", "12:30:01"));
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2024/05/18", "12:30:01")
+        );
         // Without a year the date is not guessed.
         let r = slip("日期(DATE): 05/18\n时间(TIME): 12:30:01");
         assert_eq!(r.date, "");
