@@ -156,7 +156,13 @@ impl Server {
 /// Load-independent, unlike wall time: on an idle machine with N cores a run's wall time is
 /// about its CPU time over N plus the parts that do not run in parallel.
 fn cpu_secs(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat_cpu_secs(&PathBuf::from(format!("/proc/{pid}")))
+}
+
+/// User + system CPU seconds from `<dir>/stat`: a process or one of its threads
+/// (`/proc/<pid>/task/<tid>`); 0 where it cannot be read.
+fn stat_cpu_secs(dir: &std::path::Path) -> f64 {
+    let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
     // Fields after the command name, which is in parentheses and may hold spaces.
     let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
     let fields: Vec<&str> = after.split_whitespace().collect();
@@ -271,12 +277,7 @@ async fn main() {
             let path = task.unwrap().path();
             let name = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
             let tid: u32 = path.file_name().unwrap().to_string_lossy().parse().unwrap();
-            let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
-            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-            let f: Vec<&str> = after.split_whitespace().collect();
-            let t = f.get(11).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0)
-                + f.get(12).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-            println!("thread {tid} {} {:.2} s", name.trim(), t / 100.0);
+            println!("thread {tid} {} {:.2} s", name.trim(), stat_cpu_secs(&path));
         }
     }
     let _ = child.kill();
