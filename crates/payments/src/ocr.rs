@@ -320,6 +320,10 @@ impl Clone for Engines {
     }
 }
 
+/// Photos hold no light-on-dark text: tesseract need not try each doubtful line inverted
+/// (~7% of a slip's time).
+const PHOTO_CONFIG: &[(&str, &str)] = &[("tessedit_do_invert", "0")];
+
 /// Digits, the mask star and amount punctuation: without the whitelist the Latin model reads
 /// `****` as `KKKK`.
 const DIGITS_WHITELIST: &str = "0123456789*.,-+";
@@ -447,7 +451,7 @@ impl Tesseract {
                     &[("tessedit_char_whitelist", DIGITS_WHITELIST)],
                 )
             } else if photo {
-                Engine::new(None, &self.photo_languages, &[])
+                Engine::new(None, &self.photo_languages, PHOTO_CONFIG)
             } else {
                 Engine::new(None, &self.languages, &[])
             };
@@ -492,6 +496,9 @@ impl Tesseract {
             ]);
         } else if photo {
             command.arg(&self.photo_languages);
+            for (name, value) in PHOTO_CONFIG {
+                command.args(["-c", &format!("{name}={value}")]);
+            }
         } else {
             command.arg(&self.languages);
         }

@@ -82,7 +82,7 @@ pub fn prepare(image: &DynamicImage, prep: &Prep) -> GrayImage {
 /// taken for a screenshot.
 pub fn prepare_image(image: &DynamicImage, prep: &Prep) -> Prepared {
     let gray = image.to_luma8();
-    if prep.deskew && is_photo(&gray) {
+    if prep.deskew && (is_photo(&gray) || is_slanted(&gray)) {
         return Prepared {
             gray: prepare_photo(&gray, prep),
             photo: true,
@@ -548,8 +548,26 @@ pub fn is_photo(gray: &GrayImage) -> bool {
     mode * 100 < n * 12
 }
 
+/// Text clearly slanted (by a degree or more, and sharper so than level
+/// by far more than a screenshot's icons and pictures ever make it, ~1%):
+/// a photo, even of a slip on a plain desk. Judged on a copy at most 1000
+/// px long (~12 ms).
+fn is_slanted(gray: &GrayImage) -> bool {
+    let (w, h) = gray.dimensions();
+    let factor = 1000.0 / f64::from(w.max(h).max(1));
+    let (deg, gain) = if factor < 0.9 {
+        skew_and_gain(&flatten_illumination(&downscale(gray, factor)))
+    } else {
+        skew_and_gain(&flatten_illumination(gray))
+    };
+    deg.abs() >= 1.0 && gain >= 1.08
+}
+
 /// A photo: shrunk to at most `max_side`, its lighting evened out (shadows,
-/// a lamp's gradient, a grey desk all become white paper), straightened.
+/// a lamp's gradient, a grey desk all become white paper), straightened,
+/// cleared of the slip's edges and of rules, and scaled when its text is
+/// very small or very big. It keeps its size otherwise: cropping to the
+/// text or resampling it only changes which glyphs tesseract gets wrong.
 fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
     let (w, h) = gray.dimensions();
     let factor = f64::from(prep.max_side) / f64::from(w.max(h));
@@ -569,31 +587,23 @@ fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
     let Some(area) = text_area(&straight) else {
         return straight;
     };
-    if std::env::var("PHOTO_NOCROP").is_ok() {
-        return straight;
-    }
-    // The text with a margin of two lines: the desk around it is no use.
-    let margin = area.line_height * 2;
-    let (left, top) = (
-        area.left.saturating_sub(margin),
-        area.top.saturating_sub(margin),
-    );
-    let (right, bottom) = ((area.right + margin).min(w), (area.bottom + margin).min(h));
-    let text =
-        image::imageops::crop_imm(&straight, left, top, right - left, bottom - top).to_image();
-    let target: f64 = std::env::var("PHOTO_LINE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(26.0);
-    let factor = target / f64::from(area.line_height);
-    if factor > 1.15 {
+    erase_thin_rules(&mut straight, &area);
+    // Lines of ~16 to ~48 px read well as they are; smaller ones (a slip
+    // far from the camera, a photo forwarded small) are enlarged, bigger
+    // ones shrunk to save time.
+    let factor = match area.line_height {
+        line if line < 16 => 22.0 / f64::from(line),
+        line if line > 48 => 32.0 / f64::from(line),
+        _ => 1.0,
+    };
+    if factor > 1.0 {
         let factor = factor.min(2.0);
-        let (nw, nh) = (scaled(text.width(), factor), scaled(text.height(), factor));
-        image::imageops::resize(&text, nw, nh, image::imageops::FilterType::Triangle)
-    } else if factor < 0.7 {
-        downscale(&text, factor)
+        let (nw, nh) = (scaled(w, factor), scaled(h, factor));
+        image::imageops::resize(&straight, nw, nh, image::imageops::FilterType::CatmullRom)
+    } else if factor < 1.0 {
+        downscale(&straight, factor)
     } else {
-        text
+        straight
     }
 }
 
@@ -607,68 +617,67 @@ pub struct TextArea {
     pub right: u32,
     /// Exclusive.
     pub bottom: u32,
-    /// Median height of the lines of text, in pixels.
+    /// Median height of the lines, in pixels.
     pub line_height: u32,
 }
 
 /// Finds the lines of text of an evened-out, straight photo: runs of rows
 /// with ink, at least 6 px high (dotted rules are thinner). `None` when
-/// there are too few to tell.
+/// there are too few lines to tell.
 pub fn text_area(flat: &GrayImage) -> Option<TextArea> {
     let (w, h) = flat.dimensions();
+    let width = w as usize;
     // Evened out, paper is near white and ink well below.
     let threshold = 170;
-    let width = w as usize;
-    let raw = flat.as_raw();
-    // Ink per row, ignoring rows with a few specks (a slip's edge, grain).
-    let min_ink = (w / 150).max(3);
-    let ink_rows: Vec<bool> = raw
+    // Ink per row, ignoring rows with a few specks (grain, a torn edge).
+    let min_ink = (w / 150).max(3) as usize;
+    let ink_rows: Vec<bool> = flat
+        .as_raw()
         .chunks_exact(width)
-        .map(|row| {
-            let ink = row.iter().filter(|&&p| p < threshold).count();
-            u32::try_from(ink).unwrap_or(u32::MAX) >= min_ink
-        })
+        .map(|row| row.iter().filter(|&&p| p < threshold).count() >= min_ink)
         .collect();
-    let mut lines: Vec<(u32, u32)> = Vec::new();
-    let mut y = 0u32;
-    while y < h {
-        if !ink_rows[y as usize] {
-            y += 1;
-            continue;
-        }
+    let mut lines: Vec<(usize, usize)> = Vec::new();
+    let mut y = 0;
+    while y < ink_rows.len() {
         let top = y;
-        while y < h && ink_rows[y as usize] {
+        while y < ink_rows.len() && ink_rows[y] {
             y += 1;
         }
-        if y - top >= 6 && y - top <= h / 8 {
+        let height = u32::try_from(y - top).unwrap_or(u32::MAX);
+        if (6..=h / 8).contains(&height) {
             lines.push((top, y));
         }
+        y += 1;
     }
     if lines.len() < 3 {
         return None;
     }
-    let mut heights: Vec<u32> = lines.iter().map(|(t, b)| b - t).collect();
+    let mut heights: Vec<usize> = lines.iter().map(|(t, b)| b - t).collect();
     heights.sort_unstable();
     let line_height = heights[heights.len() / 2];
-    let (mut left, mut right) = (w, 0);
+    // Across: where the lines' ink is, columns with ink in at least two of
+    // them (a speck of the desk beside one line is not text).
+    let mut column_lines = vec![0u32; width];
     for &(top, bottom) in &lines {
-        for row in raw[top as usize * width..bottom as usize * width].chunks_exact(width) {
-            if let Some(first) = row.iter().position(|&p| p < threshold) {
-                left = left.min(u32::try_from(first).unwrap_or(u32::MAX));
-            }
-            if let Some(last) = row.iter().rposition(|&p| p < threshold) {
-                right = right.max(u32::try_from(last + 1).unwrap_or(0));
+        let mut seen = vec![false; width];
+        for row in flat.as_raw()[top * width..bottom * width].chunks_exact(width) {
+            for (x, &p) in row.iter().enumerate() {
+                seen[x] |= p < threshold;
             }
         }
+        for (c, s) in column_lines.iter_mut().zip(seen) {
+            *c += u32::from(s);
+        }
     }
-    let top = lines.first().map_or(0, |l| l.0);
-    let bottom = lines.last().map_or(h, |l| l.1);
-    (right > left).then_some(TextArea {
-        left,
-        top,
-        right,
-        bottom,
-        line_height,
+    let left = column_lines.iter().position(|&c| c >= 2)?;
+    let right = column_lines.iter().rposition(|&c| c >= 2)? + 1;
+    let px = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+    Some(TextArea {
+        left: px(left),
+        top: px(lines[0].0),
+        right: px(right),
+        bottom: px(lines[lines.len() - 1].1),
+        line_height: px(line_height),
     })
 }
 
@@ -678,6 +687,12 @@ pub fn text_area(flat: &GrayImage) -> Option<TextArea> {
 /// projected into bins `step` rows high, so that the sampling grid itself
 /// does not make 0° look sharpest.
 pub fn photo_skew(flat: &GrayImage) -> f64 {
+    skew_and_gain(flat).0
+}
+
+/// The slant (as [`photo_skew`]) and how much sharper the projection is at
+/// that slant than level (1 when level is best).
+pub fn skew_and_gain(flat: &GrayImage) -> (f64, f64) {
     let (w, h) = flat.dimensions();
     let threshold = otsu(flat).min(200);
     let area = f64::from(w) * f64::from(h);
@@ -696,7 +711,7 @@ pub fn photo_skew(flat: &GrayImage) -> f64 {
         }
     }
     if points.len() < 200 {
-        return 0.0;
+        return (0.0, 1.0);
     }
     let (cx, cy) = (f64::from(w) / 2.0, f64::from(h) / 2.0);
     let bin_height = f64::from(step);
@@ -717,7 +732,8 @@ pub fn photo_skew(flat: &GrayImage) -> f64 {
         }
         bins.iter().map(|&b| f64::from(b) * f64::from(b)).sum()
     };
-    let mut best = (0.0, score(0.0));
+    let level = score(0.0);
+    let mut best = (0.0, level);
     for i in -16..=16 {
         let deg = f64::from(i) * 0.5;
         let s = score(deg);
@@ -733,7 +749,7 @@ pub fn photo_skew(flat: &GrayImage) -> f64 {
             best = (deg, s);
         }
     }
-    best.0
+    (best.0, best.1 / level.max(1.0))
 }
 
 /// Divides each pixel by the local paper brightness (the brightest value
@@ -758,22 +774,6 @@ pub fn flatten_illumination(gray: &GrayImage) -> GrayImage {
         let sum: u32 = v.iter().map(|&p| u32::from(p)).sum();
         u8::try_from(sum / u32::try_from(v.len()).unwrap_or(1).max(1)).unwrap_or(u8::MAX)
     });
-    let bg = |gx: f64, gy: f64| -> f64 {
-        let gx = gx.clamp(0.0, (gw - 1) as f64);
-        let gy = gy.clamp(0.0, (gh - 1) as f64);
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "clamped to the grid"
-        )]
-        let (x0, y0) = (gx.floor() as usize, gy.floor() as usize);
-        let (x1, y1) = ((x0 + 1).min(gw - 1), (y0 + 1).min(gh - 1));
-        let (fx, fy) = (gx - x0 as f64, gy - y0 as f64);
-        let p = |x: usize, y: usize| f64::from(smooth[y * gw + x]);
-        let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
-        let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
-        top * (1.0 - fy) + bottom * fy
-    };
     // Where there is no paper within a cell of a pixel (a desk darker than
     // the paper beside it, the slip's shadow on it), it is no text: made
     // white rather than left as dark bands around the slip. Even the
@@ -789,7 +789,21 @@ pub fn flatten_illumination(gray: &GrayImage) -> GrayImage {
         }
     }
     let cells = filter3x3(&cells, cw, ch, |v| v.iter().copied().max().unwrap_or(0));
+    // The paper brightness between block centres, bilinear: each row's
+    // blend of two grid rows, then across with weights found once.
     let b = f64::from(block);
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "clamped to the grid"
+    )]
+    let place = |v: usize, n: usize| -> (usize, usize, f32) {
+        let g = ((v as f64 + 0.5) / b - 0.5).clamp(0.0, (n - 1) as f64);
+        let lo = g.floor() as usize;
+        (lo, (lo + 1).min(n - 1), (g - lo as f64) as f32)
+    };
+    let columns: Vec<(usize, usize, f32)> = (0..w as usize).map(|x| place(x, gw)).collect();
+    let mut paper_row = vec![0f32; gw];
     let mut out = GrayImage::new(w, h);
     for (y, (src, dst)) in gray
         .as_raw()
@@ -797,24 +811,86 @@ pub fn flatten_illumination(gray: &GrayImage) -> GrayImage {
         .zip(out.chunks_exact_mut(w as usize))
         .enumerate()
     {
-        let gy = (y as f64 + 0.5) / b - 0.5;
+        let (y0, y1, fy) = place(y, gh);
+        for (gx, v) in paper_row.iter_mut().enumerate() {
+            let (top, bottom) = (
+                f32::from(smooth[y0 * gw + gx]),
+                f32::from(smooth[y1 * gw + gx]),
+            );
+            *v = top + (bottom - top) * fy;
+        }
         let line = &cells[(y / cell) * cw..][..cw];
         for (x, (&p, d)) in src.iter().zip(dst.iter_mut()).enumerate() {
-            let paper = bg((x as f64 + 0.5) / b - 0.5, gy).max(1.0);
-            if f64::from(line[x / cell]) < paper * 0.72 {
-                *d = 255;
-                continue;
-            }
-            #[expect(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                reason = "clamped to the u8 range"
-            )]
-            let v = (f64::from(p) * 255.0 / paper).round().clamp(0.0, 255.0) as u8;
-            *d = v;
+            let (x0, x1, fx) = columns[x];
+            let paper = (paper_row[x0] + (paper_row[x1] - paper_row[x0]) * fx).max(1.0);
+            *d = if f32::from(line[x / cell]) < paper * 0.72 {
+                255
+            } else {
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "clamped to the u8 range"
+                )]
+                let v = (f32::from(p) * 255.0 / paper).round().clamp(0.0, 255.0) as u8;
+                v
+            };
         }
     }
     out
+}
+
+/// Whitens dotted and dashed rules: bands of rows with any ink at all
+/// (their paler fringe included) much thinner than a line of text
+/// (`line_height`), many lines long. Tesseract merges a rule close above
+/// a line with it and reads both as noise (`卡号 CARD NO` under
+/// `·········` is lost). Pale text, whose darkest rows alone could look
+/// that thin, is as tall as any line once its paler pixels count.
+pub fn erase_thin_rules(img: &mut GrayImage, area: &TextArea) {
+    let width = img.width() as usize;
+    let min_ink = (width / 150).max(3);
+    let thin = (area.line_height / 4).max(2) as usize + 2;
+    let long = (area.line_height * 6) as usize;
+    // Within the text's columns: the slip's edges and the shading along
+    // them are no rows of the slip.
+    let (left, right) = (area.left as usize, area.right as usize);
+    let rows: Vec<Option<(usize, usize)>> = img
+        .as_raw()
+        .chunks_exact(width)
+        .map(|row| {
+            let text = &row[left..right];
+            let faint = |p: &u8| *p < 225;
+            let count = text.iter().filter(|p| faint(p)).count();
+            let first = text.iter().position(faint)?;
+            let last = text.iter().rposition(faint)?;
+            (count >= min_ink).then_some((left + first, left + last))
+        })
+        .collect();
+    let mut y = 0;
+    while y < rows.len() {
+        if rows[y].is_none() {
+            y += 1;
+            continue;
+        }
+        let top = y;
+        let (mut first, mut last) = (usize::MAX, 0);
+        while let Some(Some((f, l))) = rows.get(y) {
+            first = first.min(*f);
+            last = last.max(*l);
+            y += 1;
+        }
+        // A rule has ink along its length (blurred dots an eighth of it,
+        // dashes more); a band of paler grain between two lines has none.
+        let ink = img.as_raw()[top * width..y * width]
+            .chunks_exact(width)
+            .map(|row| row[first..=last].iter().filter(|&&p| p < 170).count())
+            .max()
+            .unwrap_or(0);
+        if y - top <= thin && last - first >= long && ink * 8 >= last - first {
+            for row in img.as_mut()[top * width..y * width].chunks_exact_mut(width) {
+                row[first..=last].iter_mut().for_each(|p| *p = 255);
+            }
+        }
+    }
 }
 
 /// Whitens straight runs of ink longer than `min_len`, across or down: the
@@ -941,5 +1017,70 @@ mod tests {
         let dark = DynamicImage::ImageLuma8(GrayImage::from_pixel(50, 100, image::Luma([10])));
         let out = prepare(&dark, &Prep::default());
         assert_eq!(out.get_pixel(0, 0).0[0], 245);
+    }
+
+    /// Cheap deterministic noise in `-amp..=amp`.
+    fn noise(x: u32, y: u32, amp: i32) -> i32 {
+        let h = x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663);
+        let h = h.wrapping_mul(2_654_435_761) >> 16;
+        i32::try_from(h % (2 * amp.unsigned_abs() + 1)).unwrap_or(0) - amp
+    }
+
+    /// A photo of a slip: text lines (bars of glyph-like strokes) on paper
+    /// lit from one side, a shadow over one corner, a dotted rule, grain.
+    fn slip_photo(w: u32, h: u32) -> GrayImage {
+        GrayImage::from_fn(w, h, |x, y| {
+            let light = 235 - i32::try_from(x * 60 / w).unwrap_or(0);
+            // A soft shadow over the top left corner.
+            let shadow = (80 - i32::try_from((x + y) / 5).unwrap_or(80)).max(0);
+            let line = (y / 18) % 2 == 1 && y > 40 && y < h - 40;
+            let glyph = line && x > 40 && x < w - 40 && (x / 4) % 3 != 0 && (x / 30) % 5 != 4;
+            let dotted = y == 28 && x > 40 && x < w - 40 && x % 6 < 2;
+            let ink = if glyph || dotted { 150 } else { 0 };
+            let v = light - shadow - ink + noise(x, y, 6);
+            image::Luma([u8::try_from(v.clamp(0, 255)).unwrap_or(0)])
+        })
+    }
+
+    #[test]
+    fn photos_and_screenshots() {
+        assert!(is_photo(&slip_photo(400, 600)));
+        assert!(!is_photo(&striped(400, 600)));
+        // A flat screenshot stays one even when tilted content is absent.
+        assert!(!is_slanted(&striped(400, 600)));
+    }
+
+    #[test]
+    fn lighting_is_evened_out() {
+        let flat = flatten_illumination(&slip_photo(400, 600));
+        // Paper in full light, in the shadow and at the dim side: near white.
+        for (x, y) in [(380, 500), (20, 20), (20, 300)] {
+            assert!(flat.get_pixel(x, y).0[0] >= 225, "paper at {x},{y}");
+        }
+        // Ink keeps its contrast in the shadow as in the light.
+        let ink = |x, y| flat.get_pixel(x, y).0[0];
+        assert!(ink(45, 55) < 150 && ink(345, 343) < 150);
+    }
+
+    #[test]
+    fn photos_are_straightened() {
+        let photo = rotate(&slip_photo(400, 600), 3.0);
+        let found = photo_skew(&flatten_illumination(&photo));
+        assert!((found - 3.0).abs() < 0.5, "found {found}");
+        let prepared = prepare_image(&DynamicImage::ImageLuma8(photo), &Prep::default());
+        assert!(prepared.photo);
+        assert!(photo_skew(&prepared.gray).abs() < 0.5);
+    }
+
+    #[test]
+    fn rules_are_erased_text_kept() {
+        let mut flat = flatten_illumination(&slip_photo(400, 600));
+        let area = text_area(&flat).expect("lines of text");
+        assert!((16..=20).contains(&area.line_height), "{area:?}");
+        erase_thin_rules(&mut flat, &area);
+        let ink_in_row =
+            |img: &GrayImage, y| (0..400).filter(|&x| img.get_pixel(x, y).0[0] < 170).count();
+        assert_eq!(ink_in_row(&flat, 28), 0);
+        assert!(ink_in_row(&flat, 60) > 100);
     }
 }

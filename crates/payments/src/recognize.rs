@@ -29,6 +29,10 @@ pub struct Recognition {
     /// Fields read only from doubtful words and not yet confirmed by
     /// another pass; they are emptied before the result is returned.
     tentative: Vec<&'static str>,
+    /// Fields of a slip two readers read differently (a receipt printer's
+    /// slashed zero read as `8` by one of them): in doubt, so no pass fills
+    /// them.
+    contested: Vec<&'static str>,
 }
 
 /// Reads payment screenshots with an OCR engine.
@@ -82,7 +86,7 @@ impl<O: Ocr> Recognizer<O> {
                 self.ocr.recognize(&gray, mode)?
             };
             let mut pass = read_page(file, &page, mode);
-            self.reread(&gray, &page, &mut pass)?;
+            self.reread(&gray, &page, &mut pass, photo)?;
             let merged = match best.take() {
                 Some(sofar) => merge(sofar, pass),
                 None => pass,
@@ -99,24 +103,36 @@ impl<O: Ocr> Recognizer<O> {
 
 impl<O: Ocr> Recognizer<O> {
     /// Re-reads the rows of the amount and of the card number, cropped and
-    /// stacked into one small image, with a digits-only model: a second
-    /// opinion on the two fields that matter most. Agreeing confirms a
-    /// value; disagreeing empties it (a later pass may read it again); a
+    /// stacked into one small image, with a digits-only model (a photo's
+    /// with the photo reader, at their size): a second opinion on the two
+    /// fields that matter most. Agreeing confirms a value; disagreeing
+    /// empties it (a later pass may read it again, except on a slip); a
     /// card row the page read no last four from takes the re-read's.
     fn reread(
         &self,
         gray: &GrayImage,
         page: &OcrPage,
         pass: &mut Recognition,
+        photo: bool,
     ) -> Result<(), PaymentsError> {
         let expects_card = !matches!(
             pass.screen,
             ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
         ) && !pass.wallet;
+        let slip = pass.screen == ScreenType::PosSlip;
+        let last4 = pass.record.card_last4.as_str();
         let card_row = page
             .lines
             .iter()
-            .find(|l| is_card_row(&l.text))
+            .find(|l| is_card_row(&l.text) && (!slip || crate::screens::pos::has_number(&l.text)))
+            .or_else(|| {
+                // A slip prints the number under its label: the line it
+                // was read from.
+                page.lines.iter().find(|l| {
+                    slip && !last4.is_empty()
+                        && crate::screens::pos::card_in_line(&l.text).as_deref() == Some(last4)
+                })
+            })
             .filter(|_| expects_card || !pass.record.card_last4.is_empty());
         let cents = pass.record.amount_cents();
         let amount_row = cents.and_then(|c| {
@@ -125,17 +141,24 @@ impl<O: Ocr> Recognizer<O> {
                 .find(|l| amount::find_amounts(&l.text).iter().any(|h| h.cents == c))
         });
         let mut crops = Vec::new();
-        if let Some(row) = amount_row.and_then(|l| crop_numbers(gray, l)) {
+        if let Some(row) = amount_row.and_then(|l| crop_numbers(gray, l, photo)) {
             crops.push((FIELD_AMOUNT, row));
         }
-        if let Some(row) = card_row.and_then(|l| crop_numbers(gray, l)) {
+        if let Some(row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
             crops.push((FIELD_CARD_LAST4, row));
         }
         if crops.is_empty() {
             return Ok(());
         }
         let (stacked, bands) = stack(&crops);
-        let reread = self.ocr.recognize(&stacked, PageMode::Digits)?;
+        // A photo's rows are read again by the photo reader: the Latin
+        // digits model alone reads a receipt printer's slashed zero as `8`
+        // more often than the page does.
+        let reread = if photo {
+            self.ocr.recognize_photo(&stacked, PageMode::Block)?
+        } else {
+            self.ocr.recognize(&stacked, PageMode::Digits)?
+        };
         tracing::debug!(text = %reread.text(), "digits re-read");
         for (field, (top, bottom)) in bands {
             let text: String = reread
@@ -150,6 +173,14 @@ impl<O: Ocr> Recognizer<O> {
                 .join(" ");
             let r = &mut pass.record;
             if field == FIELD_AMOUNT {
+                // The crop starts at the amount's first digit: on a slip,
+                // anything the re-read puts before it is the crop's edge (a
+                // stroke of `RMB` read as `|`, which the amount scanner
+                // would take for a leading `1`).
+                let text = match text.find(|c: char| c.is_ascii_digit()) {
+                    Some(start) if slip => text[start..].to_owned(),
+                    _ => text,
+                };
                 let hits = amount::find_amounts(&text);
                 if hits.is_empty() {
                     continue;
@@ -163,6 +194,9 @@ impl<O: Ocr> Recognizer<O> {
                     || (!page_digits.is_empty() && digits(&text).ends_with(&page_digits));
                 if !agrees {
                     r.amount.clear();
+                    if slip {
+                        pass.contested.push(FIELD_AMOUNT);
+                    }
                 }
             } else {
                 let t = text.trim();
@@ -173,6 +207,14 @@ impl<O: Ocr> Recognizer<O> {
                 } else {
                     card::parse_card_field(t).last4
                 };
+                // A slip's entry mode after the number comes back as a
+                // digit (`621700******12341` for `…1234 (I)`): the four
+                // digits after the mask.
+                let seen = if seen.is_empty() && slip {
+                    crate::screens::pos::digits_after_mask(t).unwrap_or_default()
+                } else {
+                    seen
+                };
                 if seen.is_empty() {
                     continue;
                 }
@@ -181,6 +223,9 @@ impl<O: Ocr> Recognizer<O> {
                 } else if r.card_last4 != seen {
                     r.card_last4.clear();
                     r.card_number.clear();
+                    if slip {
+                        pass.contested.push(FIELD_CARD_LAST4);
+                    }
                 }
             }
             pass.tentative.retain(|f| *f != field);
@@ -222,8 +267,8 @@ fn is_card_row(line: &str) -> bool {
 }
 
 /// The part of a line from its first word with a digit or star, scaled to
-/// ~48 px high on a white margin of 20 px.
-fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line) -> Option<GrayImage> {
+/// ~48 px high (a photo's as it is) on a white margin of 20 px.
+fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Option<GrayImage> {
     let first = line
         .words
         .iter()
@@ -238,8 +283,14 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line) -> Option<GrayImage> 
         return None;
     }
     let crop = image::imageops::crop_imm(gray, left, top, right - left, bottom - top).to_image();
-    // Text of the row ~48 px high, whatever its size on the page.
-    let factor = 48.0 / f64::from((line.bottom - line.top).max(1));
+    // Text of the row ~48 px high, whatever its size on the page; a
+    // photo's rows as they are (prepared to a size that reads well, and a
+    // receipt printer's slashed zero enlarged reads as `8`).
+    let factor = if photo {
+        1.0
+    } else {
+        48.0 / f64::from((line.bottom - line.top).max(1))
+    };
     let crop = if factor < 0.9 {
         preprocess::downscale(&crop, factor)
     } else if factor > 1.1 {
@@ -272,6 +323,7 @@ fn read_page(file: &str, page: &OcrPage, mode: PageMode) -> Recognition {
         passes: vec![mode],
         wallet,
         tentative,
+        contested: Vec::new(),
     }
 }
 
@@ -298,10 +350,13 @@ fn is_complete(r: &Recognition) -> bool {
         _ => {
             let wallet =
                 r.wallet && matches!(r.screen, ScreenType::AlipayBill | ScreenType::WechatBill);
-            !rec.amount.is_empty()
+            // A field two readers disagreed on stays empty: no pass to
+            // wait for.
+            let settled = |field, value: &str| !value.is_empty() || r.contested.contains(&field);
+            settled(FIELD_AMOUNT, &rec.amount)
                 && !rec.date.is_empty()
                 && !rec.status.is_empty()
-                && (!rec.card_last4.is_empty() || wallet)
+                && (settled(FIELD_CARD_LAST4, &rec.card_last4) || wallet)
         }
     }
 }
@@ -406,6 +461,17 @@ fn merge(first: Recognition, second: Recognition) -> Recognition {
         if !r.card_number.is_empty() && !r.card_number.ends_with(&r.card_last4) {
             r.card_number.clear();
         }
+        for field in other.contested {
+            if !base.contested.contains(&field) {
+                base.contested.push(field);
+            }
+        }
+        for field in &base.contested {
+            set_field(r, field, String::new());
+            if *field == FIELD_CARD_LAST4 {
+                r.card_number.clear();
+            }
+        }
         r.fill_unreadable();
     }
     base.passes = passes;
@@ -464,6 +530,30 @@ mod tests {
         assert_eq!(r.passes, vec![PageMode::Block, PageMode::Sparse]);
         assert_eq!(r.record.card_last4, "1234");
         assert_eq!(r.record.amount, "58.00");
+    }
+
+    #[test]
+    fn a_slip_field_read_two_ways_stays_empty() {
+        // The page read `1510`, the re-read of the row `1518` (a slashed
+        // zero): a later pass reading `1518` again does not settle it.
+        let slip = "POS签购单\n商户名称(MERCHANT NAME):\n示例店\n卡号(CARD NO):\n621700******1510 (I)\n交易类型(TRANS TYPE): 消费/SALE\n日期/时间(DATE/TIME): 2025/03/11 12:03:45\n金额(AMOUNT): RMB 83.00";
+        let mut first = read_page("a.jpg", &OcrPage::from_text(slip), PageMode::Block);
+        assert_eq!(first.screen, ScreenType::PosSlip);
+        first.record.card_last4.clear();
+        first.contested.push(FIELD_CARD_LAST4);
+        let again = slip.replace("1510", "1518");
+        let second = read_page("a.jpg", &OcrPage::from_text(&again), PageMode::Sparse);
+        assert_eq!(second.record.card_last4, "1518");
+        let merged = merge(first, second);
+        assert_eq!(merged.record.card_last4, "");
+        assert_eq!(merged.record.amount, "83.00");
+        assert!(
+            merged
+                .record
+                .unreadable
+                .iter()
+                .any(|f| f == FIELD_CARD_LAST4)
+        );
     }
 
     #[test]

@@ -27,6 +27,12 @@ const KEYWORDS: &[(ScreenType, &[(&str, i32)])] = &[
             ("有效期", 1),
             ("操作员", 2),
             ("持卡人签名", 3),
+            // Other terminals' wording (`终端号 TER ID`, `BATCH NO`).
+            ("终端号", 3),
+            ("发卡机构", 2),
+            ("BATCH", 2),
+            ("TRACE", 2),
+            ("SIGNATURE", 2),
         ],
     ),
     (
@@ -209,6 +215,13 @@ mod tests {
         );
         assert_eq!(
             kind("POS签购单\n商户名称(MERCHANT NAME)\n凭证号 1"),
+            ScreenType::PosSlip
+        );
+        // Another acquirer's slip whose title OCR garbled, under 中国银联.
+        assert_eq!(
+            kind(
+                "中国银联\nP0S 等购音\n终端号 TER ID 1\n卡号 CARD NO\n交易类型 TXN TYPE 消费\nBATCH 1 TRACE 2"
+            ),
             ScreenType::PosSlip
         );
     }

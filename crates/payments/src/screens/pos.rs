@@ -45,7 +45,10 @@ enum Key {
 /// case. Where one contains another the longer wins (`MERCHANT NO` over
 /// `MERCHANT`, `EXP DATE` over `DATE`, `CARDHOLDER` over `CARD`).
 const LABELS: &[(Key, &[&str])] = &[
-    (Key::Total, &["总计", "合计", "实付金额", "TOTAL"]),
+    (
+        Key::Total,
+        &["总计", "合计", "实付金额", "实收金额", "应付金额", "TOTAL"],
+    ),
     (
         Key::Amount,
         &["交易金额", "消费金额", "支付金额", "金额", "AMOUNT", "AMT"],
@@ -81,7 +84,14 @@ const LABELS: &[(Key, &[&str])] = &[
     ),
     (
         Key::Merchant,
-        &["商户名称", "商户名", "MERCHANTNAME", "MERCHANT"],
+        &[
+            "商户名称",
+            "商户全称",
+            "商户名",
+            "商家名称",
+            "MERCHANTNAME",
+            "MERCHANT",
+        ],
     ),
     (
         Key::Order,
@@ -158,6 +168,17 @@ const LABELS: &[(Key, &[&str])] = &[
             "小费",
             "TIPS",
             "TIP",
+            "优惠金额",
+            "折扣",
+            "DISCOUNT",
+            "结算日期",
+            "清算日期",
+            "打印日期",
+            "打印时间",
+            "有效日期",
+            "卡类型",
+            "卡类别",
+            "CARDTYPE",
         ],
     ),
 ];
@@ -171,10 +192,9 @@ fn joins_labels(c: char) -> bool {
 /// A run of labels on a line and the field it names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Segment {
+    /// The first label's field; a date's where a time label and a date
+    /// label are joined (`时间/日期`).
     key: Key,
-    /// Also names a date (`日期/时间`): the time label does not make a
-    /// date label a time-only one.
-    has_date: bool,
     /// Byte range in the line's text.
     start: usize,
     end: usize,
@@ -353,7 +373,7 @@ fn segments(text: &str) -> Vec<Segment> {
         }
         j
     };
-    let mut merged: Vec<(usize, usize, Key, bool)> = Vec::new();
+    let mut merged: Vec<(usize, usize, Key)> = Vec::new();
     for (start, end, key) in found {
         let mut end = skip_closers(end);
         if chars.get(end) == Some(&'(')
@@ -362,25 +382,22 @@ fn segments(text: &str) -> Vec<Segment> {
         {
             end = skip_closers(end + close + 1);
         }
-        let is_date = key == Key::Date;
         if let Some(last) = merged.last_mut()
             && (start <= last.1 || chars[last.1..start].iter().all(|c| joins_labels(*c)))
         {
             last.1 = last.1.max(end);
-            last.3 |= is_date;
-            if last.2 == Key::Time && is_date {
+            if last.2 == Key::Time && key == Key::Date {
                 last.2 = Key::Date;
             }
             continue;
         }
-        merged.push((start, end, key, is_date));
+        merged.push((start, end, key));
     }
     let byte = |k: usize| line.offsets.get(k).copied().unwrap_or(text.len());
     merged
         .into_iter()
-        .map(|(start, end, key, has_date)| Segment {
+        .map(|(start, end, key)| Segment {
             key,
-            has_date,
             start: byte(start),
             end: byte(end),
         })
@@ -573,6 +590,9 @@ fn time_of(value: &str) -> Option<String> {
 /// also with the entry mode a terminal prints after it (`/C`, `(I)`, `S`).
 fn card_of(value: &str) -> Option<card::CardInfo> {
     let found = |v: &str| Some(card::parse_card_field(v)).filter(|c| !c.last4.is_empty());
+    // From the number on: a slip's edge read as `(|` before it.
+    let start = value.find(|c: char| c.is_ascii_digit() || c == '*')?;
+    let value = &value[start..];
     found(value).or_else(|| {
         let t = value.trim_end();
         let cut = t.trim_end_matches(|c: char| {
@@ -583,7 +603,51 @@ fn card_of(value: &str) -> Option<card::CardInfo> {
         (cut.len() < t.len() && letters <= 2)
             .then(|| found(cut))
             .flatten()
+            .or_else(|| {
+                after_mask_run(value).map(|last4| card::CardInfo {
+                    last4,
+                    ..card::CardInfo::default()
+                })
+            })
     })
+}
+
+/// The four digits after a run of at least three mask stars, standing
+/// alone (`g2aT00*****4248 5`: the bank prefix misread, the entry mode
+/// read as a digit after a space).
+fn after_mask_run(value: &str) -> Option<String> {
+    let chars: Vec<char> = value.chars().collect();
+    let is_mask = |c: char| matches!(c, '*' | '×' | '•' | '●');
+    (0..chars.len()).find_map(|i| {
+        let run = chars[i..].iter().take_while(|c| is_mask(**c)).count();
+        if run < 3 || (i > 0 && is_mask(chars[i - 1])) {
+            return None;
+        }
+        let start = i + run;
+        let four: String = chars.get(start..start + 4)?.iter().collect();
+        let bounded = !chars.get(start + 4).is_some_and(char::is_ascii_digit);
+        (bounded && four.chars().all(|c| c.is_ascii_digit())).then_some(four)
+    })
+}
+
+/// The last four of a masked card number a line shows (`621700******1234
+/// (I)`), for the recognizer to find the card's row.
+pub fn card_in_line(line: &str) -> Option<String> {
+    let (_, value) = line.split_at(line.find(|c: char| c.is_ascii_digit())?);
+    masked_card_of(value)
+}
+
+/// The four digits right after the last mask star of a re-read card row.
+pub fn digits_after_mask(text: &str) -> Option<String> {
+    let compact = text::compact(text);
+    let (_, after) = compact.rsplit_once('*')?;
+    let four: String = after.chars().take(4).collect();
+    (four.len() == 4 && four.chars().all(|c| c.is_ascii_digit())).then_some(four)
+}
+
+/// Whether a line holds a number (a label row with its value beside it).
+pub fn has_number(line: &str) -> bool {
+    line.chars().filter(char::is_ascii_digit).count() >= 4
 }
 
 /// A masked card number standing alone (`621700******1234`): a bank
@@ -855,6 +919,40 @@ mod tests {
         // The expiry is no transaction date; an order number no card.
         let r = slip("有效期(EXP DATE): 2028/12\n参考号(REF NO): 621700123456");
         assert_eq!((r.date.as_str(), r.card_last4.as_str()), ("", ""));
+    }
+
+    #[test]
+    fn neighbouring_fields_are_not_taken() {
+        // A discount and the sum paid after it; a settlement date beside
+        // the transaction's; the card type beside the number.
+        let r = slip(
+            "订单金额: RMB 100.00\n优惠金额: RMB 10.00\n实付金额: RMB 90.00\n交易日期: 2024/05/18 12:30:01\n结算日期: 2024/05/19\n卡类型 CARD TYPE: 借记卡\n卡号 CARD NO: 6217 **** **** 8821",
+        );
+        assert_eq!(r.amount, "90.00");
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2024/05/18", "12:30:01")
+        );
+        assert_eq!(r.card_last4, "8821");
+        // The entry mode after the number read as a digit, the prefix
+        // misread: the four after the stars still count.
+        assert_eq!(
+            card_of("g2aT00*****4248 5").map(|c| c.last4).as_deref(),
+            Some("4248")
+        );
+        assert_eq!(
+            card_of("(| 621700******4248 S").map(|c| c.last4).as_deref(),
+            Some("4248")
+        );
+        assert_eq!(
+            card_in_line("621700******1234 (I)").as_deref(),
+            Some("1234")
+        );
+        assert_eq!(
+            digits_after_mask("621700******12341").as_deref(),
+            Some("1234")
+        );
+        assert_eq!(card_in_line("参考号 REF 539143599774"), None);
     }
 
     #[test]
