@@ -102,7 +102,8 @@ pub fn find_amounts(line: &str) -> Vec<AmountHit> {
                 let alone = is_alone(&chars[..from], &chars[to..]);
                 let currency = currency_before || currency_after;
                 let leads = (sign != Sign::None || currency)
-                    && is_alone(&chars[..from], &[])
+                    && (is_alone(&chars[..from], &[])
+                        || (sign != Sign::None && is_icon_digit(&chars[..from])))
                     && !chars[to..].iter().any(char::is_ascii_digit);
                 hits.push(AmountHit {
                     cents,
@@ -139,6 +140,17 @@ fn is_alone(before: &[char], after: &[char]) -> bool {
         })
 }
 
+/// An icon OCR read as one digit, standing apart before a signed amount
+/// (`9 -155.00` under a payee's logo).
+fn is_icon_digit(before: &[char]) -> bool {
+    let rest: Vec<char> = before
+        .iter()
+        .copied()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    matches!(rest.as_slice(), [d] if d.is_ascii_digit()) && before.last() == Some(&' ')
+}
+
 /// Scans `ddd[,ddd]*.dd` starting at `start`; returns cents and the end.
 fn scan_amount(chars: &[char], start: usize) -> Option<(i64, usize)> {
     let mut i = start;
@@ -161,6 +173,11 @@ fn scan_amount(chars: &[char], start: usize) -> Option<(i64, usize)> {
         }
     }
     if int.is_empty() || int.len() > 8 || chars.get(i) != Some(&'.') {
+        return None;
+    }
+    // Nobody writes `07.44`: a leading zero before more digits is a digit
+    // misread (OCR turning a `6` into `0`), so the number is not trusted.
+    if int.len() > 1 && int.starts_with('0') {
         return None;
     }
     let d1 = chars.get(i + 1).filter(|c| c.is_ascii_digit())?;
@@ -332,6 +349,9 @@ mod tests {
         assert!(find_amounts("-58.00")[0].alone);
         assert!(!find_amounts("余额 58.00")[0].alone);
         assert!(!find_amounts("x 12 58.00")[0].alone);
+        assert!(find_amounts("9 -155.00 二")[0].leads);
+        assert!(!find_amounts("9 155.00 二")[0].leads);
+        assert!(!find_amounts("12 -155.00")[0].leads);
     }
 
     #[test]
@@ -357,6 +377,8 @@ mod tests {
         assert!(find_amounts("2025031122001412345678901234").is_empty());
         assert!(find_amounts("v1.2.3").is_empty());
         assert!(find_amounts("58.5").is_empty());
+        assert!(find_amounts("-07.44").is_empty());
+        assert_eq!(first("0.44").map(|h| h.0), Some("0.44".into()));
     }
 
     #[test]

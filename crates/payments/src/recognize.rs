@@ -33,6 +33,9 @@ pub struct Recognition {
     /// slashed zero read as `8` by one of them): in doubt, so no pass fills
     /// them.
     contested: Vec<&'static str>,
+    /// Amounts (cents) some pass saw labelled as something else than the
+    /// payment: no pass may take them for the amount.
+    not_paid: Vec<i64>,
 }
 
 /// Reads payment screenshots with an OCR engine.
@@ -140,6 +143,11 @@ impl<O: Ocr> Recognizer<O> {
                 .iter()
                 .find(|l| amount::find_amounts(&l.text).iter().any(|h| h.cents == c))
         });
+        let amount_has_currency = amount_row.is_some_and(|l| {
+            amount::find_amounts(&l.text)
+                .iter()
+                .any(|h| Some(h.cents) == cents && h.currency)
+        });
         let mut crops = Vec::new();
         if let Some(row) = amount_row.and_then(|l| crop_numbers(gray, l, photo)) {
             crops.push((FIELD_AMOUNT, row));
@@ -187,11 +195,15 @@ impl<O: Ocr> Recognizer<O> {
                 }
                 // A currency sign outside the whitelist comes back as a
                 // digit in front (`¥811.86` as `4811.86`): the page's digits
-                // ending the re-read still agree.
+                // ending the re-read still agree. Only where the page saw a
+                // currency sign: after a bare minus, an extra digit in front
+                // is one the page dropped (`-630.59` read as `-30.59`).
                 let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
                 let page_digits = digits(&r.amount);
                 let agrees = hits.iter().any(|h| Some(h.cents) == cents)
-                    || (!page_digits.is_empty() && digits(&text).ends_with(&page_digits));
+                    || (amount_has_currency
+                        && !page_digits.is_empty()
+                        && digits(&text).ends_with(&page_digits));
                 if !agrees {
                     r.amount.clear();
                     if slip {
@@ -311,6 +323,7 @@ fn read_page(file: &str, page: &OcrPage, mode: PageMode) -> Recognition {
         screen,
         record,
         tentative,
+        not_paid,
     } = screens::parse(file, page);
     let wallet = page.lines.iter().any(|l| {
         let method = ["付款方式", "支付方式"].iter().any(|m| l.text.contains(m));
@@ -324,6 +337,7 @@ fn read_page(file: &str, page: &OcrPage, mode: PageMode) -> Recognition {
         wallet,
         tentative,
         contested: Vec::new(),
+        not_paid,
     }
 }
 
@@ -465,6 +479,12 @@ fn merge(first: Recognition, second: Recognition) -> Recognition {
             if !base.contested.contains(&field) {
                 base.contested.push(field);
             }
+        }
+        base.not_paid.extend(other.not_paid);
+        if r.amount_cents()
+            .is_some_and(|c| base.not_paid.contains(&c.abs()))
+        {
+            r.amount.clear();
         }
         for field in &base.contested {
             set_field(r, field, String::new());

@@ -79,6 +79,15 @@ const KNOWN_LABELS: &[&str] = &[
     "交易凭证",
 ];
 
+/// Labels of an order's total before discounts.
+pub const ORDER_TOTAL_LABELS: &[&str] = &["订单金额", "商品金额", "原价", "总金额"];
+
+/// Labels of a discount row.
+const DISCOUNT_LABELS: &[&str] = &["优惠金额", "优惠", "立减", "红包抵扣", "券抵扣", "折扣"];
+
+/// Words of an account balance line (`账户余额`, `可用余额`, `余额`).
+const BALANCE_WORDS: &[&str] = &["余额"];
+
 /// The lines of a page, with their compact (space-free) forms.
 #[derive(Debug)]
 pub struct Fields {
@@ -245,6 +254,7 @@ impl Fields {
             .iter()
             .take(before)
             .enumerate()
+            .filter(|(i, _)| !self.is_balance(*i))
             .find_map(|(i, l)| {
                 let hits = amount::find_amounts(l);
                 match hits.as_slice() {
@@ -257,11 +267,54 @@ impl Fields {
                     .iter()
                     .take(before)
                     .enumerate()
+                    .filter(|(i, _)| !self.is_balance(*i))
                     .find_map(|(i, l)| match amount::find_amounts(l).as_slice() {
                         [hit] if hit.leads => Some((i, *hit)),
                         _ => None,
                     })
             })
+    }
+
+    /// Whether the screen lists a discount with an amount (`优惠金额
+    /// -4.60`, `立减 ¥5.00`).
+    pub fn has_discount(&self) -> bool {
+        DISCOUNT_LABELS.iter().any(|label| {
+            self.value_of(label)
+                .is_some_and(|v| amount::find_amounts(&v.value).iter().any(|h| h.cents > 0))
+        })
+    }
+
+    /// Amounts the page names as something other than the payment: a
+    /// balance, and the order total when a discount is listed. Another
+    /// pass that lost those labels must not take them for the amount.
+    pub fn not_paid_amounts(&self) -> Vec<i64> {
+        let discounted = self.has_discount();
+        let mut out = Vec::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            let total = discounted
+                && ORDER_TOTAL_LABELS.iter().any(|label| {
+                    let label: Vec<char> = label.chars().collect();
+                    label_end(&self.compact[i], &label, true).is_some()
+                });
+            if total || self.is_balance(i) {
+                out.extend(amount::find_amounts(line).iter().map(|h| h.cents));
+            }
+        }
+        out
+    }
+
+    /// Whether line `i` shows an account balance, or is the value under a
+    /// balance label standing alone: never the payment's amount.
+    fn is_balance(&self, i: usize) -> bool {
+        let has_balance_word = |k: usize| {
+            self.lines
+                .get(k)
+                .is_some_and(|l| BALANCE_WORDS.iter().any(|w| text::compact(l).contains(w)))
+        };
+        has_balance_word(i)
+            || (i > 0
+                && has_balance_word(i - 1)
+                && amount::find_amounts(&self.lines[i - 1]).is_empty())
     }
 
     /// Card from the first of `labels` whose value names a card.
@@ -512,6 +565,23 @@ mod tests {
                 .headline_amount(2)
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_balance_is_never_the_headline() {
+        let f = fields("交易详情\n可用余额\n¥28,543.31\n-58.00\n交易时间 2025-01-02");
+        assert_eq!(f.headline_amount(4).map(|(_, h)| h.cents), Some(5800));
+        let f = fields("交易详情\n账户余额 ¥28,543.31\n交易时间 2025-01-02");
+        assert!(f.headline_amount(2).is_none());
+    }
+
+    #[test]
+    fn a_discount_row_is_seen() {
+        let f = fields("-75.69\n订单金额 80.29\n优惠金额 -4.60\n可用余额 1,000.00");
+        assert!(f.has_discount());
+        assert_eq!(f.not_paid_amounts(), vec![8029, 100_000]);
+        assert!(fields("订单金额 80.29").not_paid_amounts().is_empty());
+        assert!(!fields("订单金额 80.29\n银联卡支付 天天有优惠").has_discount());
     }
 
     #[test]

@@ -111,7 +111,18 @@ pub fn extract(f: &Fields, spec: &Spec) -> Extracted {
     let (hit, headline_line) = match headline {
         Some((line, hit)) => (Some(hit), Some(line)),
         None => {
-            let labeled = f.labeled_amount(spec.amount_labels);
+            // With a discount on the screen, the order total is not what
+            // was paid: only a paid-amount label (or the headline) counts.
+            let labels: Vec<&str> = if f.has_discount() {
+                spec.amount_labels
+                    .iter()
+                    .copied()
+                    .filter(|l| !fields::ORDER_TOTAL_LABELS.contains(l))
+                    .collect()
+            } else {
+                spec.amount_labels.to_vec()
+            };
+            let labeled = f.labeled_amount(&labels);
             // Bank screens sometimes also headline the amount: fall back to it.
             let fallback = || f.headline_amount(rows_start.max(1));
             match labeled {
@@ -195,6 +206,9 @@ pub struct Parsed {
     /// Fields (`amount`, `card_last4`) read only from words tesseract
     /// doubted: to be confirmed by another pass, else dropped.
     pub tentative: Vec<&'static str>,
+    /// Amounts (cents) the page names as something else than the payment
+    /// (a balance, a discounted order's total).
+    pub not_paid: Vec<i64>,
 }
 
 /// Detects the screen type and parses the page into a record.
@@ -220,6 +234,13 @@ pub fn parse(file: &str, page: &OcrPage) -> Parsed {
         tracing::debug!(file, screen = screen.name(), "no payment field read");
     }
     record.file = file.to_owned();
+    let not_paid = f.not_paid_amounts();
+    if record
+        .amount_cents()
+        .is_some_and(|c| not_paid.contains(&c.abs()))
+    {
+        record.amount.clear();
+    }
     record.fill_unreadable();
     let mut tentative = Vec::new();
     let cents = record.amount_cents();
@@ -240,5 +261,6 @@ pub fn parse(file: &str, page: &OcrPage) -> Parsed {
         screen,
         record,
         tentative,
+        not_paid,
     }
 }

@@ -8,7 +8,7 @@ use crate::record::{CHANNEL_UNIONPAY, PaymentRecord};
 
 pub const SPEC: Spec = Spec {
     headline_amount: true,
-    amount_labels: &["交易金额", "订单金额", "支付金额", "实付金额", "金额"],
+    amount_labels: &["实付金额", "支付金额", "交易金额", "订单金额", "金额"],
     date_labels: &["交易时间", "支付时间", "付款时间", "创建时间", "订单时间"],
     time_labels: &[],
     card_labels: &[
