@@ -219,6 +219,58 @@ fn card_tokens(s: &str) -> Vec<String> {
     tokens
 }
 
+/// A line that is nothing but a card number in groups, without a label
+/// (a bank app prints it grey under its name): `6200 **** **** 1028`, the
+/// stars perhaps read as ideographs (`6200 冰水水 水冰 6057`), or a full
+/// number that passes the check digit. An icon's stray mark or two may
+/// precede it. Stricter than a label's value, since nothing names it a
+/// card: a full number must pass the Luhn check, a masked one must open
+/// with a four-digit bank prefix and close with four digits.
+pub fn number_line(s: &str) -> Option<CardInfo> {
+    let groups: Vec<&str> = s.split_whitespace().collect();
+    // Up to two leading marks (an icon read as `9`, `D)`), then the number.
+    let start = groups
+        .iter()
+        .take(3)
+        .position(|g| g.chars().count() >= 4 && g.chars().take(4).all(|c| c.is_ascii_digit()))?;
+    if groups[..start]
+        .iter()
+        .map(|g| g.chars().count())
+        .sum::<usize>()
+        > 2
+    {
+        return None;
+    }
+    let groups = &groups[start..];
+    // The digits-only reader runs the groups together (`6200******1028`).
+    let compact: Vec<char> = groups.concat().chars().collect();
+    if compact.iter().all(char::is_ascii_digit) {
+        let digits: String = compact.iter().collect();
+        let grouped = groups.len() >= 3 || compact.len() >= 16;
+        if !(grouped && is_plausible_card_number(&digits)) {
+            return None;
+        }
+        return Some(CardInfo {
+            last4: digits[digits.len() - 4..].to_owned(),
+            number: digits,
+            bank: String::new(),
+        });
+    }
+    let prefix = compact.iter().take_while(|c| c.is_ascii_digit()).count();
+    let suffix = compact
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let middle = &compact[prefix..compact.len() - suffix];
+    let masked = (2..=18).contains(&middle.len()) && !middle.iter().any(char::is_ascii_digit);
+    let bank_prefix = (4..=6).contains(&prefix) && ('3'..='6').contains(&compact[0]);
+    (bank_prefix && masked && suffix == 4).then(|| CardInfo {
+        last4: compact[compact.len() - 4..].iter().collect(),
+        ..CardInfo::default()
+    })
+}
+
 /// `尾号1234`, `末四位 1234`, `(1234)`, or four digits ending a line that
 /// names a card or a bank (`招商银行信用卡 1234`).
 fn tail_number_after_word(s: &str) -> Option<String> {
@@ -313,6 +365,25 @@ mod tests {
         assert_eq!(parse_card_field("6200 \"5 9310").last4, "9310");
         assert_eq!(parse_card_field("2025-03-11 1234").last4, "");
         assert_eq!(parse_card_field("电话 1234").last4, "");
+    }
+
+    #[test]
+    fn unlabelled_number_lines() {
+        let last4 = |s: &str| number_line(s).map(|c| c.last4);
+        assert_eq!(last4("6200 **** **** 1028").as_deref(), Some("1028"));
+        assert_eq!(last4("9 6200 冰水水 水冰 6057").as_deref(), Some("6057"));
+        let full = number_line("6200 0000 0000 0000 505").map(|c| c.number);
+        assert_eq!(full.as_deref(), Some("6200000000000000505"));
+        // A digit misread fails the check; dates, times and amounts are no cards.
+        assert_eq!(last4("6200 0000 0000 0000 506"), None);
+        assert_eq!(last4("2025-03-11 12:03:45"), None);
+        assert_eq!(last4("11:27 HD 4G 31%"), None);
+        assert_eq!(last4("交易金额 6200 **** **** 1028"), None);
+        assert_eq!(last4("1234 5678"), None);
+        assert_eq!(last4("6200******1028").as_deref(), Some("1028"));
+        assert_eq!(last4("6200****-1776").as_deref(), Some("1776"));
+        assert_eq!(last4("20251002638804768051"), None);
+        assert_eq!(last4("-387.00"), None);
     }
 
     #[test]

@@ -265,6 +265,30 @@ fn shrink_big_bands(gray: &mut GrayImage) {
     }
 }
 
+/// The page's lines of text one by one: each band cut into column
+/// segments at blank gaps wider than `gap`, and each segment into its own
+/// lines (a logo spanning two lines joins them into one band; beside it,
+/// they part again).
+pub fn text_pieces(gray: &GrayImage, gap: u32) -> Vec<Band> {
+    let mut pieces = Vec::new();
+    for band in text_bands(gray) {
+        for (left, right) in column_segments(gray, &band, gap) {
+            let crop = image::imageops::crop_imm(gray, left, band.top, right - left, band.height())
+                .to_image();
+            for line in text_bands(&crop) {
+                pieces.push(Band {
+                    top: band.top + line.top,
+                    bottom: band.top + line.bottom,
+                    left: left + line.left,
+                    right: left + line.right,
+                    background: band.background,
+                });
+            }
+        }
+    }
+    pieces
+}
+
 /// Horizontal spans of a band that hold ink, split at blank gaps of at
 /// least `gap` columns.
 fn column_segments(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(u32, u32)> {

@@ -155,6 +155,18 @@ impl<O: Ocr> Recognizer<O> {
         if let Some(row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
             crops.push((FIELD_CARD_LAST4, row));
         }
+        // No card row read on a bank screen: its card may be a line the
+        // page's OCR left out altogether (grey, monospaced, unlabelled).
+        if card_row.is_none()
+            && pass.screen == ScreenType::BankCard
+            && pass.record.card_last4.is_empty()
+        {
+            for band in missed_bands(gray, page, 6) {
+                if let Some(crop) = crop_band(gray, &band) {
+                    crops.push((MISSED_LINE, crop));
+                }
+            }
+        }
         if crops.is_empty() {
             return Ok(());
         }
@@ -180,6 +192,15 @@ impl<O: Ocr> Recognizer<O> {
                 .collect::<Vec<_>>()
                 .join(" ");
             let r = &mut pass.record;
+            if field == MISSED_LINE {
+                if r.card_last4.is_empty()
+                    && let Some(found) = card::number_line(&text)
+                {
+                    r.card_last4 = found.last4;
+                    r.card_number = found.number;
+                }
+                continue;
+            }
             if field == FIELD_AMOUNT {
                 // The crop starts at the amount's first digit: on a slip,
                 // anything the re-read puts before it is the crop's edge (a
@@ -247,6 +268,9 @@ impl<O: Ocr> Recognizer<O> {
     }
 }
 
+/// Label of a crop holding a band the page's OCR left out.
+const MISSED_LINE: &str = "missed_line";
+
 /// Stacks crops under each other with white gaps; returns the image and
 /// each crop's vertical band in it.
 /// Where each crop landed in the stacked image: its label and vertical span.
@@ -295,14 +319,51 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
         return None;
     }
     let crop = image::imageops::crop_imm(gray, left, top, right - left, bottom - top).to_image();
-    // Text of the row ~48 px high, whatever its size on the page; a
-    // photo's rows as they are (prepared to a size that reads well, and a
+    // A photo's rows as they are (prepared to a size that reads well, and a
     // receipt printer's slashed zero enlarged reads as `8`).
-    let factor = if photo {
-        1.0
-    } else {
-        48.0 / f64::from((line.bottom - line.top).max(1))
-    };
+    let text_height = if photo { 48 } else { line.bottom - line.top };
+    Some(fit_row(crop, text_height))
+}
+
+/// A band of text the page's OCR left out (no line of the page overlaps
+/// it), cropped like [`crop_numbers`]: a bank app's grey card number under
+/// its name is such a band more often than not.
+fn crop_band(gray: &GrayImage, band: &preprocess::Band) -> Option<GrayImage> {
+    let height = i32::try_from(band.height()).ok()?;
+    let pad = u32::try_from(height / 4).ok()?;
+    let left = band.left.saturating_sub(pad);
+    let top = band.top.saturating_sub(pad);
+    let right = (band.right + pad).min(gray.width());
+    let bottom = (band.bottom + pad).min(gray.height());
+    let crop = image::imageops::crop_imm(gray, left, top, right - left, bottom - top).to_image();
+    Some(fit_row(crop, height))
+}
+
+/// Lines of text on the page between 12 and 120 px high and at least
+/// three times as wide, that no OCR line covers, top to bottom, at most
+/// `limit`.
+fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<preprocess::Band> {
+    preprocess::text_pieces(gray, 40)
+        .into_iter()
+        .filter(|b| (12..=120).contains(&b.height()) && b.right - b.left >= 3 * b.height())
+        .filter(|b| {
+            let (top, bottom) = (i64::from(b.top), i64::from(b.bottom));
+            let (left, right) = (i64::from(b.left), i64::from(b.right));
+            !page.lines.iter().any(|l| {
+                i64::from(l.top) < bottom
+                    && i64::from(l.bottom) > top
+                    && i64::from(l.left) < right
+                    && i64::from(l.right) > left
+            })
+        })
+        .take(limit)
+        .collect()
+}
+
+/// A cropped row scaled so its text is ~48 px high, whatever its size on
+/// the page, on a white margin of 20 px.
+fn fit_row(crop: GrayImage, text_height: i32) -> GrayImage {
+    let factor = 48.0 / f64::from(text_height.max(1));
     let crop = if factor < 0.9 {
         preprocess::downscale(&crop, factor)
     } else if factor > 1.1 {
@@ -315,7 +376,7 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
     let mut canvas =
         GrayImage::from_pixel(crop.width() + 40, crop.height() + 40, image::Luma([255]));
     image::imageops::replace(&mut canvas, &crop, 20, 20);
-    Some(canvas)
+    canvas
 }
 
 fn read_page(file: &str, page: &OcrPage, mode: PageMode) -> Recognition {

@@ -121,6 +121,13 @@ pub fn parse(f: &Fields) -> PaymentRecord {
     if r.status.is_empty() && outflow {
         r.status = STATUS_SUCCESS.to_owned();
     }
+    // Many apps print the card grey under their name, without a label.
+    if r.card_last4.is_empty()
+        && let Some(c) = f.lines.iter().find_map(|l| card::number_line(l))
+    {
+        r.card_last4 = c.last4;
+        r.card_number = c.number;
+    }
     // The app's name heads the screen; else the card's bank names it.
     let header_bank = f.lines.iter().take(4).find_map(|l| card::find_bank(l));
     if r.card_bank.is_empty() {
@@ -165,6 +172,18 @@ mod tests {
         assert_eq!(r.channel, "中国工商银行手机银行");
         assert_eq!(r.merchant, "示例酒店管理有限公司");
         assert_eq!(r.status, "成功");
+    }
+
+    #[test]
+    fn card_under_the_bank_name() {
+        let page = OcrPage::from_text(
+            "明细详情\n中国银行\n6200 **** **** 1028\n交易金额\n-387.00 元\n账户余额 7,351.04\n交易时间 2025-04-13 22:15:08",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(
+            (r.card_last4.as_str(), r.amount.as_str()),
+            ("1028", "387.00")
+        );
     }
 
     #[test]
