@@ -247,6 +247,30 @@ fn clean_numeric(line: &str) -> Vec<char> {
                 out[i] = '0';
             }
             '。' | '·' if digit_at(prev) && digit_at(next) => out[i] = '.',
+            // Big headline digits are spaced out: `85 。14`, `16, 17`, with
+            // exactly two digits after the mark ending the number.
+            '。' | '·' | ',' | '.'
+                if {
+                    let before = if src.get(i.wrapping_sub(1)) == Some(&' ') {
+                        i.checked_sub(2)
+                    } else {
+                        prev
+                    };
+                    let after = if src.get(i + 1) == Some(&' ') {
+                        i + 2
+                    } else {
+                        i + 1
+                    };
+                    (before != prev || after != i + 1)
+                        && digit_at(before)
+                        && digit_at(Some(after))
+                        && digit_at(Some(after + 1))
+                        && !digit_at(Some(after + 2))
+                        && !src[..i].contains(&'.')
+                } =>
+            {
+                out[i] = '.';
+            }
             // `58,00` at the end of a number is a decimal comma, not thousands.
             ',' if digit_at(prev)
                 && digit_at(next)
@@ -296,6 +320,16 @@ fn clean_numeric(line: &str) -> Vec<char> {
             if next == i + 2 {
                 out.remove(i + 1);
             }
+        }
+        // A bold `1` itself stands apart from the digits after it
+        // (`-1 89.68` for `-189.68`): the space goes.
+        let signed_one = out[i] == '1'
+            && i >= 1
+            && matches!(out[i - 1], '-' | '+' | '¥')
+            && out.get(i + 1) == Some(&' ')
+            && out.get(i + 2).is_some_and(char::is_ascii_digit);
+        if signed_one {
+            out.remove(i + 1);
         }
         i += 1;
     }
@@ -368,6 +402,13 @@ mod tests {
             Some("4674.00".into())
         );
         assert_eq!(first("¥|28.00").map(|h| h.0), Some("128.00".into()));
+        assert_eq!(first("-85 。14").map(|h| h.0), Some("85.14".into()));
+        assert_eq!(first("-16, 17 -").map(|h| h.0), Some("16.17".into()));
+        assert_eq!(first("-1 89.68").map(|h| h.0), Some("189.68".into()));
+        assert_eq!(first("-1 15 .79 元").map(|h| h.0), Some("115.79".into()));
+        assert_eq!(first("-1 15 ,79 上-").map(|h| h.0), Some("115.79".into()));
+        assert!(find_amounts("-85 。14")[0].alone);
+        assert_eq!(first("x 12 58.00").map(|h| h.0), Some("58.00".into()));
     }
 
     #[test]

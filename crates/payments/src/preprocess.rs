@@ -128,6 +128,9 @@ fn prepare_screen(mut gray: GrayImage, prep: &Prep) -> GrayImage {
     if slanted {
         out = rotate(&out, -angle);
     }
+    if screen {
+        even_out_rows(&mut out);
+    }
     // Row bands are only clean on screens, not on photos.
     if prep.shrink_big_text && screen {
         shrink_big_bands(&mut out);
@@ -324,6 +327,31 @@ fn shrink_in_place(gray: &mut GrayImage, rect: &Band, factor: f64) {
     let x = rect.left + width.saturating_sub(small.width()) / 2;
     let y = rect.top + height.saturating_sub(small.height()) / 2;
     image::imageops::replace(gray, &small, i64::from(x), i64::from(y));
+}
+
+/// Makes every row dark text on white: rows of a dark panel (a bank app's
+/// coloured header) are inverted, and faint grey text (labels) is made as
+/// dark as the body text. Tesseract binarises the page with one threshold;
+/// a dark header pulls it so high that grey labels elsewhere vanish.
+fn even_out_rows(gray: &mut GrayImage) {
+    let (w, h) = gray.dimensions();
+    for y in 0..h {
+        let mut bg = row_background(gray, y);
+        if bg < 110 {
+            for x in 0..w {
+                let p = gray.get_pixel(x, y).0[0];
+                gray.put_pixel(x, y, image::Luma([255 - p]));
+            }
+            bg = 255 - bg;
+        }
+        for x in 0..w {
+            let p = gray.get_pixel(x, y).0[0];
+            // Ink is how far a pixel is below the background, doubled.
+            let ink = u32::from(bg.saturating_sub(p)) * 2;
+            let value = 255u32.saturating_sub(ink);
+            gray.put_pixel(x, y, image::Luma([u8::try_from(value).unwrap_or(0)]));
+        }
+    }
 }
 
 /// Dark-mode screens: mostly dark pixels.
@@ -1040,7 +1068,22 @@ mod tests {
     fn dark_mode_is_inverted() {
         let dark = DynamicImage::ImageLuma8(GrayImage::from_pixel(50, 100, image::Luma([10])));
         let out = prepare(&dark, &Prep::default());
-        assert_eq!(out.get_pixel(0, 0).0[0], 245);
+        assert!(out.get_pixel(0, 0).0[0] >= 245);
+    }
+
+    #[test]
+    fn dark_panels_and_grey_labels_become_dark_on_white() {
+        // Row 0: a dark header with light text; row 1: a grey label on white.
+        let mut img = GrayImage::from_pixel(40, 2, image::Luma([255]));
+        for x in 0..40 {
+            img.put_pixel(x, 0, image::Luma([if x < 4 { 240 } else { 50 }]));
+        }
+        img.put_pixel(5, 1, image::Luma([153]));
+        even_out_rows(&mut img);
+        assert_eq!(img.get_pixel(10, 0).0[0], 255, "panel background");
+        assert!(img.get_pixel(0, 0).0[0] < 60, "panel text");
+        assert_eq!(img.get_pixel(0, 1).0[0], 255, "page background");
+        assert!(img.get_pixel(5, 1).0[0] < 60, "grey label");
     }
 
     /// Cheap deterministic noise in `-amp..=amp`.

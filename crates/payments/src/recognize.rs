@@ -305,11 +305,23 @@ fn is_card_row(line: &str) -> bool {
 /// The part of a line from its first word with a digit or star, scaled to
 /// ~48 px high (a photo's as it is) on a white margin of 20 px.
 fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Option<GrayImage> {
-    let first = line
+    let first_number = line
         .words
         .iter()
-        .find(|(w, _, _)| w.chars().any(|c| c.is_ascii_digit() || c == '*'))
-        .map(|(_, left, _)| *left)?;
+        .position(|(w, _, _)| w.chars().any(|c| c.is_ascii_digit() || c == '*'))?;
+    // On a screen, from the end of the label before the number (a bold
+    // `1` OCR left out after the sign must be in the crop, or the re-read
+    // confirms `15.79` for `-115.79`); a photo's from the number itself.
+    let label_end = line.words[..first_number]
+        .iter()
+        .rev()
+        .find(|(w, _, _)| w.chars().any(|c| c.is_alphabetic()))
+        .map(|(_, _, right)| *right);
+    let first = match label_end {
+        _ if photo => line.words[first_number].1,
+        Some(right) => right,
+        None => line.left,
+    };
     let pad = (line.bottom - line.top) / 4;
     let left = u32::try_from((first - pad).max(0)).ok()?;
     let top = u32::try_from((line.top - pad).max(0)).ok()?;

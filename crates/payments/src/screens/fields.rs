@@ -179,7 +179,12 @@ impl Fields {
     fn value_at(&self, i: usize, end: usize) -> Option<Labeled> {
         let rest =
             text::trim_value(&skip_english_label(&rest_after(&self.lines[i], end))).to_owned();
-        if !rest.is_empty() {
+        // A unit after the label (`收入金额(元)`) is part of the label.
+        let unit_only = matches!(
+            text::compact(&rest).as_str(),
+            "(元)" | "（元）" | "(元" | "(人民币)" | "(RMB)" | "(CNY)"
+        );
+        if !rest.is_empty() && !unit_only {
             return Some(Labeled {
                 line: i,
                 value: rest,
@@ -206,12 +211,21 @@ impl Fields {
     pub fn date_time(&self, labels: &[&str], time_labels: &[&str]) -> Option<DateTime> {
         let mut found = labels.iter().find_map(|label| {
             let v = self.value_of(label)?;
-            date::find_date_time(&v.value).or_else(|| {
+            let mut found = date::find_date_time(&v.value).or_else(|| {
                 date::parse_compact_date(&v.value).map(|date| DateTime {
                     date,
                     time: String::new(),
                 })
-            })
+            })?;
+            // The time printed under the date, on a line of its own.
+            if found.time.is_empty()
+                && let Some(next) = self.lines.get(v.line + 1)
+                && date::find_date(next).is_none()
+                && text::compact(next).chars().count() <= 8
+            {
+                found.time = date::find_time(next).unwrap_or_default();
+            }
+            Some(found)
         })?;
         if found.time.is_empty() {
             found.time = labels
@@ -527,6 +541,20 @@ mod tests {
         );
         assert_eq!(f.text(&["商户名称"]).as_deref(), Some("示例餐饮有限公司"));
         assert_eq!(f.text(&["卡号"]), None);
+    }
+
+    #[test]
+    fn a_unit_after_the_label_and_a_time_under_the_date() {
+        let f = fields("收入金额 (元 )\n+886.59\n交易时间 2025-03-18\n22:53:01");
+        assert_eq!(
+            f.labeled_amount(&["收入金额"]).map(|h| h.cents),
+            Some(88659)
+        );
+        let dt = f.date_time(&["交易时间"], &[]).unwrap();
+        assert_eq!(
+            (dt.date.to_string(), dt.time.as_str()),
+            ("2025/03/18".into(), "22:53:01")
+        );
     }
 
     #[test]
