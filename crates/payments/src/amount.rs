@@ -328,8 +328,23 @@ fn clean_numeric(line: &str) -> Vec<char> {
             && matches!(out[i - 1], '-' | '+' | '¥')
             && out.get(i + 1) == Some(&' ')
             && out.get(i + 2).is_some_and(char::is_ascii_digit);
+        // Or a thousands group lost its comma to a gap (`-3 177.05`).
+        let signed_thousands =
+            i >= 1 && matches!(out[i - 1], '-' | '+' | '¥') && out[i].is_ascii_digit() && {
+                let group = out[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let k = i + group;
+                group <= 3
+                    && out.get(k) == Some(&' ')
+                    && out
+                        .get(k + 1..k + 4)
+                        .is_some_and(|g| g.iter().all(char::is_ascii_digit))
+                    && out.get(k + 4) == Some(&'.')
+            };
         if signed_one {
             out.remove(i + 1);
+        } else if signed_thousands {
+            let group = out[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            out.remove(i + group);
         }
         i += 1;
     }
@@ -409,6 +424,8 @@ mod tests {
         assert_eq!(first("-1 15 ,79 上-").map(|h| h.0), Some("115.79".into()));
         assert!(find_amounts("-85 。14")[0].alone);
         assert_eq!(first("x 12 58.00").map(|h| h.0), Some("58.00".into()));
+        assert_eq!(first("-3 177.05").map(|h| h.0), Some("3177.05".into()));
+        assert_eq!(first("12 177.05").map(|h| h.0), Some("177.05".into()));
     }
 
     #[test]

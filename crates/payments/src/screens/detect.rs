@@ -72,6 +72,8 @@ const KEYWORDS: &[(ScreenType, &[(&str, i32)])] = &[
         ScreenType::Unionpay,
         &[
             ("云闪付", 6),
+            // 闪 in the app's logo type is often read as 内.
+            ("云内付", 6),
             ("银联", 3),
             ("UnionPay", 4),
             ("付款卡", 3),
@@ -175,8 +177,37 @@ fn looks_like_payment(f: &Fields) -> bool {
         .lines
         .iter()
         .any(|l| amount::find_amounts(l).iter().any(|h| h.alone));
-    labelled && amount
+    // Rows of a payment's details (time, method, payee, order number),
+    // even when its amount was not read: a payment, for later passes to
+    // read, not a chat.
+    let rows = ROW_LABELS
+        .iter()
+        .filter(|label| {
+            f.lines.iter().any(|l| {
+                text::compact(l)
+                    .trim_start_matches(|c: char| !c.is_alphanumeric())
+                    .starts_with(*label)
+            })
+        })
+        .count();
+    labelled && amount || rows >= 3
 }
+
+/// Labels that start a row of a payment's details on many screens.
+const ROW_LABELS: &[&str] = &[
+    "商户名称",
+    "交易时间",
+    "支付时间",
+    "付款时间",
+    "支付方式",
+    "付款方式",
+    "订单号",
+    "订单编号",
+    "交易单号",
+    "收款方",
+    "交易类型",
+    "交易状态",
+];
 
 #[cfg(test)]
 mod tests {
@@ -223,6 +254,16 @@ mod tests {
                 "中国银联\nP0S 等购音\n终端号 TER ID 1\n卡号 CARD NO\n交易类型 TXN TYPE 消费\nBATCH 1 TRACE 2"
             ),
             ScreenType::PosSlip
+        );
+    }
+
+    #[test]
+    fn payment_rows_without_a_known_app_are_a_payment() {
+        assert_eq!(
+            kind(
+                "订单详情\n商户名称 示例酒店\n交易时间 2025-05-06 17:40:21\n支付方式 兴业银行 尾号 1671\n订单号 2025"
+            ),
+            ScreenType::Other
         );
     }
 
