@@ -151,6 +151,37 @@ fn is_icon_digit(before: &[char]) -> bool {
     matches!(rest.as_slice(), [d] if d.is_ascii_digit()) && before.last() == Some(&' ')
 }
 
+/// Removes the spaces inside a number starting at `start` when what runs
+/// from there is digit groups, single spaces and one decimal point with
+/// two decimals, and no digit follows on the line.
+fn join_spaced_groups(out: &mut Vec<char>, start: usize) {
+    let mut end = start;
+    while end < out.len() {
+        let c = out[end];
+        let next_numeric = out
+            .get(end + 1)
+            .is_some_and(|n| n.is_ascii_digit() || *n == '.');
+        if c.is_ascii_digit() || matches!(c, ',' | '.') || (c == ' ' && next_numeric) {
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    let segment = &out[start..end];
+    if !segment.contains(&' ') || out[end..].iter().any(char::is_ascii_digit) {
+        return;
+    }
+    let joined: Vec<char> = segment.iter().copied().filter(|c| *c != ' ').collect();
+    let n = joined.len();
+    let decimals = n >= 4
+        && joined[n - 3] == '.'
+        && joined[n - 2..].iter().all(char::is_ascii_digit)
+        && !joined[..n - 3].contains(&'.');
+    if decimals {
+        out.splice(start..end, joined);
+    }
+}
+
 /// Scans `ddd[,ddd]*.dd` starting at `start`; returns cents and the end.
 fn scan_amount(chars: &[char], start: usize) -> Option<(i64, usize)> {
     let mut i = start;
@@ -321,30 +352,12 @@ fn clean_numeric(line: &str) -> Vec<char> {
                 out.remove(i + 1);
             }
         }
-        // A bold `1` itself stands apart from the digits after it
-        // (`-1 89.68` for `-189.68`): the space goes.
-        let signed_one = out[i] == '1'
-            && i >= 1
-            && matches!(out[i - 1], '-' | '+' | '¥')
-            && out.get(i + 1) == Some(&' ')
-            && out.get(i + 2).is_some_and(char::is_ascii_digit);
-        // Or a thousands group lost its comma to a gap (`-3 177.05`).
-        let signed_thousands =
-            i >= 1 && matches!(out[i - 1], '-' | '+' | '¥') && out[i].is_ascii_digit() && {
-                let group = out[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let k = i + group;
-                group <= 3
-                    && out.get(k) == Some(&' ')
-                    && out
-                        .get(k + 1..k + 4)
-                        .is_some_and(|g| g.iter().all(char::is_ascii_digit))
-                    && out.get(k + 4) == Some(&'.')
-            };
-        if signed_one {
-            out.remove(i + 1);
-        } else if signed_thousands {
-            let group = out[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-            out.remove(i + group);
+        // Big headline digits come apart at any gap (`-1 89.68`,
+        // `-8 16.00`, `-3 177.05`): after a sign, groups of digits split by
+        // single spaces up to the decimals, with no other number on the
+        // line, are one number.
+        if i >= 1 && matches!(out[i - 1], '-' | '+' | '¥') && out[i].is_ascii_digit() {
+            join_spaced_groups(&mut out, i);
         }
         i += 1;
     }
@@ -426,6 +439,10 @@ mod tests {
         assert_eq!(first("x 12 58.00").map(|h| h.0), Some("58.00".into()));
         assert_eq!(first("-3 177.05").map(|h| h.0), Some("3177.05".into()));
         assert_eq!(first("12 177.05").map(|h| h.0), Some("177.05".into()));
+        assert_eq!(first("-8 16.00").map(|h| h.0), Some("816.00".into()));
+        assert_eq!(first("-2,3 12 .81 一").map(|h| h.0), Some("2312.81".into()));
+        assert_eq!(first("-1 89.608=").map(|h| h.0), None);
+        assert_eq!(first("-5 件 58.00").map(|h| h.0), Some("58.00".into()));
     }
 
     #[test]
