@@ -144,6 +144,19 @@ impl PaymentRecord {
     }
 
     /// Recomputes `unreadable` from the key fields that are empty.
+    /// Empties a date after `today` (days since 1970-01-01, see
+    /// [`date::Date::day_number`]), with a day's grace for time zones: no
+    /// payment happened in the future, so such a date is a misread digit
+    /// (`2028` for `2024`).
+    pub fn drop_future_date(&mut self, today: i64) {
+        let future = date::Date::parse(&self.date).is_some_and(|d| d.day_number() > today + 1);
+        if future {
+            self.date.clear();
+            self.time.clear();
+            self.fill_unreadable();
+        }
+    }
+
     pub fn fill_unreadable(&mut self) {
         self.unreadable.clear();
         if self.no_payment {
@@ -166,6 +179,25 @@ impl PaymentRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_future_date_is_a_misread() {
+        let today = date::Date::new(2026, 11, 22).map_or(0, date::Date::day_number);
+        let mut r = PaymentRecord {
+            date: "2028/12/12".into(),
+            time: "10:00".into(),
+            ..PaymentRecord::default()
+        };
+        r.drop_future_date(today);
+        assert_eq!((r.date.as_str(), r.time.as_str()), ("", ""));
+        assert!(r.unreadable.iter().any(|f| f == "date"));
+        let mut r = PaymentRecord {
+            date: "2026/11/23".into(),
+            ..PaymentRecord::default()
+        };
+        r.drop_future_date(today);
+        assert_eq!(r.date, "2026/11/23", "a day's grace for time zones");
+    }
 
     #[test]
     fn sanitized_canonicalises_llm_output() {

@@ -9,6 +9,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::cache;
 
@@ -114,7 +115,9 @@ impl<'a> ScreenshotReader<'a> {
                         .and_then(|value| serde_json::from_value(value).ok())
                         .unwrap_or_default();
                     record.file = name;
-                    return Ok((record.sanitized(), None));
+                    let mut record = record.sanitized();
+                    record.drop_future_date(today());
+                    return Ok((record, None));
                 }
                 Err(error) => {
                     let note = format!("语言模型识别失败（{error}），改用离线 OCR");
@@ -126,11 +129,22 @@ impl<'a> ScreenshotReader<'a> {
     }
 
     fn ocr(&self, path: &Path) -> Result<PaymentRecord, String> {
-        self.ocr
+        let mut record = self
+            .ocr
             .recognize_file(path)
             .map(|recognition| recognition.record)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        record.drop_future_date(today());
+        Ok(record)
     }
+}
+
+/// Today as days since 1970-01-01 (UTC; records allow a day's grace).
+fn today() -> i64 {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    i64::try_from(secs / 86_400).unwrap_or(i64::MAX)
 }
 
 /// One line for progress events: `¥58.00 · 2025/03/11 · 招商银行(1234) · 支付宝 · 某某餐厅`.
