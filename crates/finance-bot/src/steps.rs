@@ -36,10 +36,41 @@ if (typeof el.blur === 'function') { el.blur(); }
 return 'ok';
 "#;
 
-/// Marks the current document before a click, so a check after it can tell the page the click
-/// loads from the one it was clicked on (ChromeDriver does not always wait for a form submit to
-/// start navigating).
-const STAMP_DOCUMENT: &str = "window.__financeBotClick = arguments[0]; return true;";
+/// Marks the current document before a click, so what follows can tell the page the click loads
+/// from the one it was clicked on, and (once per document) starts noting the form submissions
+/// and cross-document navigations that begin in it: see [`CLICK_NAVIGATION`].
+const STAMP_DOCUMENT: &str = r#"
+window.__financeBotClick = arguments[0];
+window.__financeBotSubmit = null;
+window.__financeBotNavigate = null;
+if (!window.__financeBotWatching) {
+  window.__financeBotWatching = true;
+  addEventListener('submit', e => { window.__financeBotSubmit = e; }, true);
+  if (window.navigation) {
+    navigation.addEventListener('navigate', e => {
+      if (!e.destination.sameDocument && !e.downloadRequest) { window.__financeBotNavigate = e; }
+    });
+  }
+}
+return true;
+"#;
+/// After a click on the stamped document `arguments[0]`: `stay` when the click started no
+/// navigation of this frame, `leaving` when it did but the old document is still current (a
+/// form submission not cancelled by the page and aimed at this frame, or any other
+/// cross-document navigation), else the new document's `readyState`.
+const CLICK_NAVIGATION: &str = r#"
+if (window.__financeBotClick !== arguments[0]) { return document.readyState; }
+const sub = window.__financeBotSubmit, nav = window.__financeBotNavigate;
+let submitted = false;
+if (sub && !sub.defaultPrevented) {
+  const form = sub.target, by = sub.submitter;
+  const attr = (own, name) =>
+    ((by && by.hasAttribute(own) ? by.getAttribute(own) : form.getAttribute(name)) || '').toLowerCase();
+  const target = attr('formtarget', 'target');
+  submitted = attr('formmethod', 'method') !== 'dialog' && (target === '' || target === '_self');
+}
+return submitted || (nav && !nav.defaultPrevented) ? 'leaving' : 'stay';
+"#;
 /// `old` while the stamped document is still current, else the new one's `readyState`.
 const DOCUMENT_STATE: &str =
     "return window.__financeBotClick === arguments[0] ? 'old' : document.readyState;";
@@ -126,22 +157,16 @@ impl<'a> Runner<'a> {
         let rows = scope.rows();
         for (i, step) in steps.iter().enumerate() {
             let position = StepPosition::top(i + 1);
-            let after = steps.get(i + 1);
             if let Action::RepeatForEachRow { steps: nested } = &step.action {
                 for (r, row) in rows.iter().enumerate() {
                     let row_scope = scope.with_row(r, row);
                     for (n, nested_step) in nested.iter().enumerate() {
-                        let next = match nested.get(n + 1) {
-                            Some(next) => Some(next),
-                            None if r + 1 < rows.len() => nested.first(),
-                            None => after,
-                        };
-                        self.run_step(nested_step, position.nested(n + 1, r), &row_scope, next)
+                        self.run_step(nested_step, position.nested(n + 1, r), &row_scope)
                             .await?;
                     }
                 }
             } else {
-                self.run_step(step, position, &scope, after).await?;
+                self.run_step(step, position, &scope).await?;
             }
         }
         self.current = None;
@@ -153,11 +178,8 @@ impl<'a> Runner<'a> {
         step: &Step,
         position: StepPosition,
         scope: &Scope<'_>,
-        next: Option<&Step>,
     ) -> Result<(), SubmitError> {
         let label = step.label();
-        // Only a click followed by a check needs its document stamped (see STAMP_DOCUMENT).
-        let stamp_click = next.is_some_and(|n| matches!(n.action, Action::FailIfPresent { .. }));
         self.current = Some((position, label.clone()));
         let timeout = step
             .timeout_ms
@@ -178,7 +200,7 @@ impl<'a> Runner<'a> {
         let clicked = self.clicked.take();
         let result = tokio::time::timeout(
             limit + GRACE,
-            self.execute(&step.action, scope, clicked, stamp_click, timeout, deadline),
+            self.execute(&step.action, scope, clicked, timeout, deadline),
         )
         .await;
         match result {
@@ -210,7 +232,6 @@ impl<'a> Runner<'a> {
         action: &Action,
         scope: &Scope<'_>,
         clicked: Option<String>,
-        stamp_click: bool,
         timeout: Duration,
         deadline: Instant,
     ) -> Result<(), Failure> {
@@ -300,19 +321,20 @@ impl<'a> Runner<'a> {
                 let sel = selector(sel)?;
                 self.clicks += 1;
                 let stamp = format!("click-{}", self.clicks);
-                let stamped = stamp_click
-                    && driver
-                        .execute(
-                            STAMP_DOCUMENT,
-                            vec![serde_json::Value::from(stamp.as_str())],
-                        )
-                        .await
-                        .is_ok();
+                let stamped = driver
+                    .execute(
+                        STAMP_DOCUMENT,
+                        vec![serde_json::Value::from(stamp.as_str())],
+                    )
+                    .await
+                    .is_ok();
                 self.with_element(&sel, Want::Visible, deadline, timeout, |el| async move {
                     el.click().await
                 })
                 .await?;
                 if stamped {
+                    self.wait_for_click_navigation(&stamp, deadline, timeout)
+                        .await?;
                     self.clicked = Some(stamp);
                 }
                 Ok(())
@@ -684,6 +706,48 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// Waits, until `deadline`, for the page a click started loading to have loaded, so a page
+    /// that never answers fails the click step itself. ChromeDriver's own wait after a click only
+    /// covers a navigation the browser has already reported starting, and a form submission is
+    /// merely scheduled by the click: under load the click can answer first (seen in
+    /// ChromeDriver's log: the click's response before `Page.frameStartedLoading`), and a submit
+    /// the server never answers then surfaced one or two steps later. Hence the page's own
+    /// account ([`CLICK_NAVIGATION`]): once it says the click is leaving the page, the wait goes
+    /// on until the new document is complete; a later command that ChromeDriver holds back for
+    /// the pending navigation ends in the page-load timeout (the step's). A click that loads
+    /// nothing costs two quick script calls (the stamp before it and one look after).
+    async fn wait_for_click_navigation(
+        &self,
+        stamp: &str,
+        deadline: Instant,
+        timeout: Duration,
+    ) -> Result<(), Failure> {
+        let stamp = serde_json::Value::from(stamp);
+        loop {
+            let state = match self
+                .driver
+                .execute(CLICK_NAVIGATION, vec![stamp.clone()])
+                .await
+            {
+                Ok(state) => state.json().as_str().unwrap_or_default().to_owned(),
+                Err(e) if timed_out(&e) => return Err(browser_failure(&e, None, timeout)),
+                // Anything else (an alert, the frame replaced with its parent's page) is for the
+                // next step to meet, as before this wait existed.
+                Err(_) => return Ok(()),
+            };
+            if !matches!(state.as_str(), "leaving" | "loading" | "interactive") {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(Failure::new(
+                    ErrorKind::Timeout,
+                    format!("页面在{}内没有响应", seconds(timeout)),
+                ));
+            }
+            tokio::time::sleep(POLL / 2).await;
+        }
+    }
+
     /// Waits for the current document to finish loading, so a check right after a click sees
     /// the page the click led to. With the `clicked` stamp it first waits (until
     /// `settle_until`) for that page to replace the stamped one; a click that loads nothing
@@ -745,6 +809,14 @@ fn retriable(error: &WebDriverError) -> bool {
             | WebDriverErrorInner::ElementNotInteractable(_)
             | WebDriverErrorInner::ElementClickIntercepted(_)
             | WebDriverErrorInner::InvalidElementState(_)
+    )
+}
+
+/// The browser gave up waiting (for a page load, a script, the renderer).
+fn timed_out(error: &WebDriverError) -> bool {
+    matches!(
+        error.as_inner(),
+        WebDriverErrorInner::WebDriverTimeout(_) | WebDriverErrorInner::Timeout(_)
     )
 }
 
