@@ -1,15 +1,11 @@
 //! `cargo xtask fixtures`: regenerates the committed synthetic invoices and their golden JSON.
 
 use anyhow::{Context, bail};
-use std::path::PathBuf;
 use std::process::Command;
 
 /// Runs the generator of `crates/invoice-fixtures` into `fixtures/invoices/`.
 pub fn fixtures() -> anyhow::Result<()> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(PathBuf::from)
-        .unwrap_or_default();
+    let root = crate::tasks::workspace_root();
     let args = [
         "run",
         "--package",

@@ -5,8 +5,13 @@ use anyhow::{Context, bail};
 use std::path::PathBuf;
 use std::process::Command;
 
-fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+pub(crate) fn workspace_root() -> PathBuf {
+    // `cargo run` sets the variable at run time too: prefer it, since a
+    // binary built in a target directory shared with another checkout
+    // carries that checkout's path.
+    let manifest_dir =
+        std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into());
+    PathBuf::from(manifest_dir)
         .parent()
         .map(PathBuf::from)
         .unwrap_or_default()
@@ -72,7 +77,7 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
                 "--package",
                 "payments",
                 "--example",
-                "bench",
+                "ocr_bench",
                 "--",
             ])
         }

@@ -1,6 +1,6 @@
 //! Times recognition of each screenshot (decode, preparation, tesseract,
 //! parsing) and prints the median wall and CPU ms per screenshot: `cargo run --release
-//! -p payments --example bench -- [-n RUNS] [--program] [FILES or DIR]` (default: every
+//! -p payments --example ocr_bench -- [-n RUNS] [--program] [FILES or DIR]` (default: every
 //! image of fixtures/screenshots, 3 runs each). CPU time is this thread's time on a core
 //! (`/proc/thread-self/schedstat`), so it reads the same on a busy machine; it counts
 //! in-process tesseract only, so `--program` (one tesseract run per page, as without
