@@ -165,18 +165,9 @@ fn degraded(
     path: &std::path::Path,
     width: u32,
 ) -> Result<image::DynamicImage, payments::PaymentsError> {
-    let err = |e: image::ImageError| payments::PaymentsError::Image {
+    let img = payments::preprocess::load(path)?;
+    payments::fixtures::chat_forwarded(&img, width).map_err(|e| payments::PaymentsError::Image {
         path: path.to_path_buf(),
         message: e.to_string(),
-    };
-    let img = payments::preprocess::load(path)?;
-    let height = img.height() * width / img.width().max(1);
-    let small = img
-        .resize_exact(width, height, image::imageops::FilterType::Triangle)
-        .to_rgb8();
-    let mut jpeg = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 75)
-        .encode_image(&small)
-        .map_err(err)?;
-    image::load_from_memory(&jpeg).map_err(err)
+    })
 }

@@ -47,16 +47,7 @@ fn main() -> ExitCode {
                 .and_then(|i| args.get(i + 1))
                 .and_then(|w| w.parse::<u32>().ok())
             {
-                Some(w) => {
-                    let h = i.height() * w / i.width().max(1);
-                    let small = i
-                        .resize_exact(w, h, image::imageops::FilterType::Triangle)
-                        .to_rgb8();
-                    let mut jpeg = Vec::new();
-                    let _ = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 75)
-                        .encode_image(&small);
-                    image::load_from_memory(&jpeg).unwrap_or(i)
-                }
+                Some(w) => payments::fixtures::chat_forwarded(&i, w).unwrap_or(i),
                 None => i,
             }
         }) {

@@ -74,3 +74,18 @@ pub fn field(r: &PaymentRecord, name: &str) -> String {
         _ => String::new(),
     }
 }
+
+/// The image as a chat app forwards a screenshot: shrunk to `width`, JPEG
+/// quality 75 (the accuracy example's and dump's `--simulate WIDTH`).
+pub fn chat_forwarded(
+    img: &image::DynamicImage,
+    width: u32,
+) -> Result<image::DynamicImage, image::ImageError> {
+    let height = img.height() * width / img.width().max(1);
+    let small = img
+        .resize_exact(width, height, image::imageops::FilterType::Triangle)
+        .to_rgb8();
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 75).encode_image(&small)?;
+    image::load_from_memory(&jpeg)
+}

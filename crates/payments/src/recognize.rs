@@ -211,7 +211,16 @@ impl<O: Ocr> Recognizer<O> {
                     _ => text,
                 };
                 let hits = amount::find_amounts(&text);
+                let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+                let page_digits = digits(&r.amount);
                 if hits.is_empty() {
+                    // No amount in the re-read (a stray mark after it,
+                    // `-161.085`): it has no say unless its digits are
+                    // other than the page's (`161085` against `10108`).
+                    if !digits(&text).is_empty() && !digits(&text).contains(&page_digits) {
+                        r.amount.clear();
+                        pass.tentative.retain(|f| *f != field);
+                    }
                     continue;
                 }
                 // A currency sign outside the whitelist comes back as a
@@ -219,8 +228,6 @@ impl<O: Ocr> Recognizer<O> {
                 // ending the re-read still agree. Only where the page saw a
                 // currency sign: after a bare minus, an extra digit in front
                 // is one the page dropped (`-630.59` read as `-30.59`).
-                let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
-                let page_digits = digits(&r.amount);
                 let agrees = hits.iter().any(|h| Some(h.cents) == cents)
                     || (amount_has_currency
                         && !page_digits.is_empty()
@@ -317,10 +324,12 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
         .rev()
         .find(|(w, _, _)| w.chars().any(|c| c.is_alphabetic()))
         .map(|(_, _, right)| *right);
+    // Without a label, glyphs OCR left out may lie left of the line's box
+    // (`-1` of `-116.63` read as `16.63`): two line heights more.
     let first = match label_end {
         _ if photo => line.words[first_number].1,
         Some(right) => right,
-        None => line.left,
+        None => (line.left - 2 * (line.bottom - line.top)).max(0),
     };
     let pad = (line.bottom - line.top) / 4;
     let left = u32::try_from((first - pad).max(0)).ok()?;

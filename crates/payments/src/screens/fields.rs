@@ -82,6 +82,12 @@ const KNOWN_LABELS: &[&str] = &[
 /// Labels of an order's total before discounts.
 pub const ORDER_TOTAL_LABELS: &[&str] = &["订单金额", "商品金额", "原价", "总金额"];
 
+/// Labels of the time a payment was made.
+const PAYMENT_TIME_LABELS: &[&str] = &["支付时间", "付款时间", "交易时间", "创建时间"];
+
+/// Labels of the time money came back.
+const REFUND_TIME_LABELS: &[&str] = &["退款时间"];
+
 /// Labels of a discount row.
 const DISCOUNT_LABELS: &[&str] = &["优惠金额", "优惠", "立减", "红包抵扣", "券抵扣", "折扣"];
 
@@ -209,7 +215,16 @@ impl Fields {
     /// with only a time (`交易时间 12:03:45` beside `交易日期 2025-03-11`) is
     /// completed by `time_labels`.
     pub fn date_time(&self, labels: &[&str], time_labels: &[&str]) -> Option<DateTime> {
+        // A refund's time is the date only on a screen that shows no time
+        // of the payment: where that row was there but unreadable, the
+        // refund's date would be a wrong one.
+        let paid_row = PAYMENT_TIME_LABELS
+            .iter()
+            .any(|l| self.value_of(l).is_some());
         let mut found = labels.iter().find_map(|label| {
+            if paid_row && REFUND_TIME_LABELS.contains(label) {
+                return None;
+            }
             let v = self.value_of(label)?;
             let mut found = date::find_date_time(&v.value).or_else(|| {
                 date::parse_compact_date(&v.value).map(|date| DateTime {
@@ -555,6 +570,15 @@ mod tests {
             (dt.date.to_string(), dt.time.as_str()),
             ("2025/03/18".into(), "22:53:01")
         );
+    }
+
+    #[test]
+    fn a_refund_time_is_no_stand_in_for_an_unreadable_payment_time() {
+        let labels = ["支付时间", "退款时间"];
+        let f = fields("退款时间 2024 年 2 月 22 日 22:32:14\n支付时间 2024 年 ?月 20 日 17:25:43");
+        assert!(f.date_time(&labels, &[]).is_none());
+        let f = fields("退款时间 2024 年 2 月 22 日 22:32:14");
+        assert!(f.date_time(&labels, &[]).is_some());
     }
 
     #[test]
