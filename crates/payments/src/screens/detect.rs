@@ -162,6 +162,14 @@ fn wechat_success_score(f: &Fields) -> i32 {
     if f.contains("微信") || f.contains("收款方") {
         score += 1;
     }
+    // The method row (`支付方式 招商银行信用卡(1234)`), when the amount
+    // and the 完成 button were not read.
+    if f.lines.iter().any(|l| {
+        let c = text::compact(l);
+        ["支付方式", "付款方式"].iter().any(|m| c.starts_with(m))
+    }) {
+        score += 1;
+    }
     score
 }
 
@@ -234,6 +242,10 @@ mod tests {
         );
         assert_eq!(
             kind("@\n文付成功\n示例店\nY576.08\n完成"),
+            ScreenType::WechatSuccess
+        );
+        assert_eq!(
+            kind("支付成功\n样例文具\nY+113.006\n支付方式 中国建设银行信用卡(9126)"),
             ScreenType::WechatSuccess
         );
         assert_eq!(
