@@ -8,7 +8,7 @@
 //! read from the SSE stream. A last run repeats the process on the same session, where every
 //! file comes from the session's cache. Run with `cargo xtask bench process`; `RUNS=N` sets
 //! the number of fresh runs (default 3), `INVOICES=N` / `SCREENSHOTS=N` the files per run
-//! (default 20 each), and `THREADS=1` lists the server's threads with their CPU time at the end.
+//! (default 20 each), and `THREADS=1` adds one run that lists the CPU time each server thread used in it.
 
 #![allow(
     clippy::unwrap_used,
@@ -176,6 +176,18 @@ fn stat_cpu_secs(dir: &std::path::Path) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// Each live thread's name and CPU seconds so far, by thread id.
+fn thread_cpu(pid: u32) -> std::collections::BTreeMap<u32, (String, f64)> {
+    let mut threads = std::collections::BTreeMap::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
+        let path = task.unwrap().path();
+        let name = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+        let tid: u32 = path.file_name().unwrap().to_string_lossy().parse().unwrap();
+        threads.insert(tid, (name.trim().to_owned(), stat_cpu_secs(&path)));
+    }
+    threads
+}
+
 fn report(label: &str, elapsed: Duration, cpu: f64, result: &Value) {
     println!(
         "{label}: {:.2} s, server CPU {cpu:.2} s (server says {}), invoices {}, payments {}, matched {}, doc_ok {}",
@@ -273,12 +285,27 @@ async fn main() {
         times[times.len() - 1].as_secs_f64()
     );
     if std::env::var_os("THREADS").is_some() {
-        for task in std::fs::read_dir(format!("/proc/{}/task", child.id())).unwrap() {
-            let path = task.unwrap().path();
-            let name = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
-            let tid: u32 = path.file_name().unwrap().to_string_lossy().parse().unwrap();
-            println!("thread {tid} {} {:.2} s", name.trim(), stat_cpu_secs(&path));
+        // One more fresh run, with every thread's CPU before and after it: what the threads
+        // that ended meanwhile (the OCR workers) used is the process's total minus the rest.
+        let id = server.session_with_files(&files).await;
+        let before = thread_cpu(child.id());
+        let total_before = cpu_secs(child.id());
+        let _ = server.process(&id).await;
+        let total = cpu_secs(child.id()) - total_before;
+        let after = thread_cpu(child.id());
+        let mut surviving = 0.0;
+        println!("threads during one fresh run (server CPU {total:.2} s):");
+        for (tid, (name, secs)) in &after {
+            let used = secs - before.get(tid).map_or(0.0, |(_, s)| *s);
+            surviving += used;
+            if used >= 0.01 {
+                println!("  thread {tid} {name} {used:.2} s");
+            }
         }
+        println!(
+            "  threads that ended during the run: {:.2} s",
+            total - surviving
+        );
     }
     let _ = child.kill();
     let _ = child.wait();

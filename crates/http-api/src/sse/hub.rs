@@ -40,6 +40,15 @@ impl WatchHub {
         let callback_senders = Arc::clone(&senders);
         let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
             let Ok(event) = event else { return };
+            // notify watches opens too: a stream reading its logs would wake itself (and every
+            // reader of the directory would wake the streams), a busy loop that cost a process
+            // run ~4 s of CPU. Only changes wake a stream.
+            if matches!(
+                event.kind,
+                notify::EventKind::Access(notify::event::AccessKind::Open(_))
+            ) {
+                return;
+            }
             let map = callback_senders
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
@@ -138,6 +147,21 @@ mod tests {
             .await
             .expect("a file event within 5 s")
             .unwrap();
+        // Reading a file is no change: the stream reading its logs must not wake itself.
+        let mut reader = hub.subscribe(dir.path());
+        reader.changes.mark_unchanged();
+        let _ = tokio::time::sleep(Duration::from_millis(300)).await;
+        reader.changes.mark_unchanged();
+        for _ in 0..20 {
+            std::fs::read(dir.path().join("session.log")).unwrap();
+        }
+        assert!(
+            tokio::time::timeout(Duration::from_millis(500), reader.changes.changed())
+                .await
+                .is_err(),
+            "opening a file woke the stream"
+        );
+        drop(reader);
         drop(first);
         assert_eq!(hub.watched_dirs(), 1);
         drop(second);
