@@ -345,16 +345,23 @@ impl Default for Tesseract {
 
 impl Tesseract {
     /// What will read pages, for the operator's log: the library in this process (with its
-    /// version) or the program; an error says what is missing.
+    /// version) or the program; an error says what is missing. The languages are checked by
+    /// the program (`--list-langs`, a child process): loading them here would keep ~30 MiB of
+    /// model in a server that may never read a screenshot.
     pub fn backend(&self) -> Result<String, PaymentsError> {
-        if self.in_process
-            && let Some(version) = tesseract_lib::version()
-            && Engine::new(None, &self.languages, &[]).is_ok()
-        {
-            return Ok(format!("libtesseract {version} in process"));
+        let library = self
+            .in_process
+            .then(tesseract_lib::version)
+            .flatten()
+            .map(|version| format!("libtesseract {version} in process"));
+        match (library, self.check()) {
+            (Some(library), Ok(())) => Ok(library),
+            (None, Ok(())) => Ok(format!("the {} program", self.program.display())),
+            (Some(library), Err(error)) => {
+                Ok(format!("{library} (languages not verified: {error})"))
+            }
+            (None, Err(error)) => Err(error),
         }
-        self.check()?;
-        Ok(format!("the {} program", self.program.display()))
     }
 
     /// Checks that the program runs and has the languages; the error says
