@@ -278,11 +278,11 @@ impl<O: Ocr> Recognizer<O> {
 /// Label of a crop holding a band the page's OCR left out.
 const MISSED_LINE: &str = "missed_line";
 
-/// Stacks crops under each other with white gaps; returns the image and
-/// each crop's vertical band in it.
 /// Where each crop landed in the stacked image: its label and vertical span.
 type Placements = Vec<(&'static str, (i32, i32))>;
 
+/// Stacks crops under each other with white gaps; returns the image and
+/// each crop's vertical band in it.
 fn stack(crops: &[(&'static str, GrayImage)]) -> (GrayImage, Placements) {
     let width = crops.iter().map(|(_, c)| c.width()).max().unwrap_or(1);
     let height: u32 = crops.iter().map(|(_, c)| c.height()).sum();
@@ -309,7 +309,8 @@ fn is_card_row(line: &str) -> bool {
     label || method
 }
 
-/// The part of a line from its first word with a digit or star, scaled to
+/// The numbers of a line (on a screen from the end of the label before
+/// them, on a photo from the first word with a digit or star), scaled to
 /// ~48 px high (a photo's as it is) on a white margin of 20 px.
 fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Option<GrayImage> {
     let first_number = line
