@@ -2,8 +2,8 @@
 //! status line (`交易成功`, `退款成功`), then rows: 支付时间/创建时间,
 //! 付款方式 `招商银行信用卡(1234)`, 商品说明, 收款方全称, 订单号.
 
-use super::fields::{self, Fields};
-use super::{Spec, extract, header_merchant};
+use super::fields::Fields;
+use super::{Spec, extract, headline_merchant_and_status};
 use crate::record::{CHANNEL_ALIPAY, PaymentRecord, STATUS_REFUND};
 
 pub const SPEC: Spec = Spec {
@@ -35,16 +35,7 @@ pub fn parse(f: &Fields) -> PaymentRecord {
     let x = extract(f, &SPEC);
     let mut r = x.record;
     r.channel = CHANNEL_ALIPAY.to_owned();
-    if let Some(line) = x.headline_line {
-        if r.merchant.is_empty() {
-            r.merchant = header_merchant(f, line).unwrap_or_default();
-        }
-        if r.status.is_empty() {
-            r.status = fields::status_line(f, line, x.rows_start.max(line + 3))
-                .unwrap_or_default()
-                .to_owned();
-        }
-    }
+    headline_merchant_and_status(f, x.headline_line, x.rows_start, &mut r);
     // A refund bill says so in its status line; `+` alone could be income.
     if r.status.is_empty() && f.contains("退款成功") {
         r.status = STATUS_REFUND.to_owned();

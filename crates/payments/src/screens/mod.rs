@@ -198,6 +198,26 @@ pub fn header_merchant(f: &Fields, amount_line: usize) -> Option<String> {
     (cjk_or_alpha >= 2 && !is_title).then(|| clean_merchant(line))
 }
 
+/// A bill screen's touches from its headline: the short payee name above
+/// the amount (when no row named the merchant) and the status under it
+/// (when no row gave one).
+pub fn headline_merchant_and_status(
+    f: &Fields,
+    headline_line: Option<usize>,
+    rows_start: usize,
+    r: &mut PaymentRecord,
+) {
+    let Some(line) = headline_line else { return };
+    if r.merchant.is_empty() {
+        r.merchant = header_merchant(f, line).unwrap_or_default();
+    }
+    if r.status.is_empty() {
+        r.status = fields::status_line(f, line, rows_start.max(line + 3))
+            .unwrap_or_default()
+            .to_owned();
+    }
+}
+
 /// A page parsed into a record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parsed {

@@ -3,8 +3,8 @@
 //! 支付方式 `招商银行信用卡(1234)`, 交易单号, 商户单号. 支付成功 page: a
 //! check mark, 支付成功, the payee, `¥58.00`, sometimes 支付方式, 完成.
 
-use super::fields::{self, Fields};
-use super::{Spec, extract, header_merchant};
+use super::fields::Fields;
+use super::{Spec, extract, header_merchant, headline_merchant_and_status};
 use crate::record::{CHANNEL_WECHAT, PaymentRecord, STATUS_SUCCESS};
 
 pub const BILL_SPEC: Spec = Spec {
@@ -49,16 +49,7 @@ pub fn parse_bill(f: &Fields) -> PaymentRecord {
     let x = extract(f, &BILL_SPEC);
     let mut r = x.record;
     r.channel = CHANNEL_WECHAT.to_owned();
-    if let Some(line) = x.headline_line {
-        if r.merchant.is_empty() {
-            r.merchant = header_merchant(f, line).unwrap_or_default();
-        }
-        if r.status.is_empty() {
-            r.status = fields::status_line(f, line, x.rows_start.max(line + 3))
-                .unwrap_or_default()
-                .to_owned();
-        }
-    }
+    headline_merchant_and_status(f, x.headline_line, x.rows_start, &mut r);
     r
 }
 
