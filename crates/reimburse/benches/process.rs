@@ -23,7 +23,8 @@ use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
+use common::ReleaseServer;
 use std::time::{Duration, Instant};
 
 /// How many of each to upload: 20 unless `INVOICES` / `SCREENSHOTS` say otherwise (to see
@@ -77,23 +78,9 @@ fn screenshots(wanted: usize) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-struct Server {
-    base: String,
-    client: reqwest::Client,
-}
-
-impl Server {
+impl ReleaseServer {
     async fn session_with_files(&self, files: &[(String, Vec<u8>)]) -> String {
-        let body: Value = self
-            .client
-            .post(format!("{}/api/session", self.base))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let id = body["session_id"].as_str().unwrap().to_owned();
+        let id = self.new_session().await;
         for (name, bytes) in files {
             let form = Form::new().part("file", Part::bytes(bytes.clone()).file_name(name.clone()));
             let response = self
@@ -215,42 +202,8 @@ async fn main() {
             .collect();
     files.extend(screenshots(shots));
 
-    let data_dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--portal-addr",
-            "127.0.0.1:0",
-            "--data-dir",
-        ])
-        .arg(data_dir.path())
-        // The workspace root, as `cargo xtask run` starts it: templates/ and flows/ are there.
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let server = Server {
-        base: format!("http://127.0.0.1:{port}"),
-        client: reqwest::Client::new(),
-    };
-    while server
-        .client
-        .post(format!("{}/api/session", server.base))
-        .send()
-        .await
-        .is_err()
-    {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let server = ReleaseServer::start().await;
+    let child_id = server.child.id();
     // Let start-up settle: the LibreOffice warm-up runs in a child process of its own, as it
     // has long finished by the time a user has uploaded 40 files.
     tokio::time::sleep(Duration::from_secs(5)).await;
@@ -261,9 +214,9 @@ async fn main() {
     let mut last_session = String::new();
     for run in 1..=runs {
         let id = server.session_with_files(&files).await;
-        let cpu = cpu_secs(child.id());
+        let cpu = cpu_secs(child_id);
         let (elapsed, result) = server.process(&id).await;
-        let cpu = cpu_secs(child.id()) - cpu;
+        let cpu = cpu_secs(child_id) - cpu;
         assert_eq!(result["ok"], true, "{result}");
         assert_eq!(result["invoice_count"], invoices, "{result}");
         if shots > 0 {
@@ -274,9 +227,9 @@ async fn main() {
         times.push(elapsed);
         last_session = id;
     }
-    let cpu = cpu_secs(child.id());
+    let cpu = cpu_secs(child_id);
     let (elapsed, result) = server.process(&last_session).await;
-    let cpu = cpu_secs(child.id()) - cpu;
+    let cpu = cpu_secs(child_id) - cpu;
     report("same session again (cached)", elapsed, cpu, &result);
     times.sort();
     println!(
@@ -288,11 +241,11 @@ async fn main() {
         // One more fresh run, with every thread's CPU before and after it: what the threads
         // that ended meanwhile (the OCR workers) used is the process's total minus the rest.
         let id = server.session_with_files(&files).await;
-        let before = thread_cpu(child.id());
-        let total_before = cpu_secs(child.id());
+        let before = thread_cpu(child_id);
+        let total_before = cpu_secs(child_id);
         let _ = server.process(&id).await;
-        let total = cpu_secs(child.id()) - total_before;
-        let after = thread_cpu(child.id());
+        let total = cpu_secs(child_id) - total_before;
+        let after = thread_cpu(child_id);
         let mut surviving = 0.0;
         println!("threads during one fresh run (server CPU {total:.2} s):");
         for (tid, (name, secs)) in &after {
@@ -307,6 +260,4 @@ async fn main() {
             total - surviving
         );
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }

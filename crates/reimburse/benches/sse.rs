@@ -15,9 +15,11 @@
 
 use futures_util::StreamExt;
 use std::io::Write;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::ReleaseServer;
 
 const STREAMS: usize = 100;
 const LINES: usize = 200;
@@ -39,42 +41,12 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 #[tokio::main]
 async fn main() {
-    let data_dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            // The default set-up, demo portal included, on a free port.
-            "--portal-addr",
-            "127.0.0.1:0",
-            "--data-dir",
-        ])
-        .arg(data_dir.path())
-        // The workspace root, as `cargo xtask run` starts it: templates/ and flows/ are there.
-        .current_dir(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    let client = reqwest::Client::new();
-    let session_id = loop {
-        if let Ok(response) = client.post(format!("{base}/api/session")).send().await {
-            let body: serde_json::Value = response.json().await.unwrap();
-            break body["session_id"].as_str().unwrap().to_owned();
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    let server = ReleaseServer::start().await;
+    let (base, client) = (server.base.clone(), server.client.clone());
+    let session_id = server.new_session().await;
     // Let start-up settle (the LibreOffice warm-up runs in a child process of its own).
     tokio::time::sleep(Duration::from_secs(4)).await;
-    let idle_rss = rss_kib(child.id());
+    let idle_rss = rss_kib(server.child.id());
 
     let sent: Arc<Mutex<Vec<Option<Instant>>>> = Arc::new(Mutex::new(vec![None; LINES]));
     let latencies: Arc<Mutex<Vec<Duration>>> = Arc::new(Mutex::new(Vec::new()));
@@ -119,7 +91,7 @@ async fn main() {
         }));
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let session_dir = data_dir.path().join("sessions").join(&session_id);
+    let session_dir = server.data_dir.path().join("sessions").join(&session_id);
     let log_path = session_dir.join("session.log");
     for seq in 0..LINES {
         let mut file = std::fs::OpenOptions::new()
@@ -133,13 +105,12 @@ async fn main() {
         drop(file);
         tokio::time::sleep(INTERVAL).await;
     }
-    let busy_rss = rss_kib(child.id());
+    let busy_rss = rss_kib(server.child.id());
     std::fs::write(session_dir.join("result.json"), r#"{"ok":true}"#).unwrap();
     for reader in readers {
         let _ = tokio::time::timeout(Duration::from_secs(10), reader).await;
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
 
     let mut samples = latencies.lock().unwrap().clone();
     samples.sort();
