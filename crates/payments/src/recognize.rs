@@ -242,11 +242,7 @@ impl<O: Ocr> Recognizer<O> {
                 let t = text.trim();
                 // The crop may hold just the four digits (`(1234)` without
                 // its brackets, which the whitelist drops).
-                let seen = if t.len() == 4 && t.chars().all(|c| c.is_ascii_digit()) {
-                    t.to_owned()
-                } else {
-                    card::parse_card_field(t).last4
-                };
+                let seen = bracketed_four(t).unwrap_or_else(|| card::parse_card_field(t).last4);
                 // A slip's entry mode after the number comes back as a
                 // digit (`621700******12341` for `…1234 (I)`): the four
                 // digits after the mask.
@@ -254,6 +250,17 @@ impl<O: Ocr> Recognizer<O> {
                     crate::screens::pos::digits_after_mask(t).unwrap_or_default()
                 } else {
                     seen
+                };
+                // Stacked under a much bigger amount, a short card row is
+                // sometimes dropped: read its crop alone before the page's
+                // value goes without a second opinion.
+                let seen = match crops.iter().find(|(f, _)| *f == FIELD_CARD_LAST4) {
+                    Some((_, crop)) if seen.is_empty() && !photo => {
+                        let alone = self.ocr.recognize(crop, PageMode::Digits)?.text();
+                        bracketed_four(&alone)
+                            .unwrap_or_else(|| card::parse_card_field(alone.trim()).last4)
+                    }
+                    _ => seen,
                 };
                 if seen.is_empty() {
                     continue;
@@ -273,6 +280,17 @@ impl<O: Ocr> Recognizer<O> {
         pass.record.fill_unreadable();
         Ok(())
     }
+}
+
+/// A crop that holds just the four digits: `1234`, or `(1234)` with its
+/// brackets dropped or read as `+`/`|` by the digits-only model.
+fn bracketed_four(text: &str) -> Option<String> {
+    let t = text.trim();
+    let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+    let rest_is_brackets = t
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '(' | ')' | '+' | '|' | '[' | ']' | ' '));
+    (digits.len() == 4 && rest_is_brackets).then_some(digits)
 }
 
 /// Label of a crop holding a band the page's OCR left out.
@@ -305,7 +323,10 @@ fn is_card_row(line: &str) -> bool {
     let label = ["卡号", "交易卡号", "付款卡", "支付卡", "CARDNO", "CARD"]
         .iter()
         .any(|l| c.starts_with(l));
-    let method = ["付款方式", "支付方式"].iter().any(|l| c.starts_with(l)) && c.contains('卡');
+    let method = ["付款方式", "支付方式", "退款方式"]
+        .iter()
+        .any(|l| c.starts_with(l))
+        && c.contains('卡');
     label || method
 }
 
@@ -657,6 +678,15 @@ mod tests {
                 .iter()
                 .any(|f| f == FIELD_CARD_LAST4)
         );
+    }
+
+    #[test]
+    fn four_digits_in_brackets() {
+        assert_eq!(bracketed_four("+6633").as_deref(), Some("6633"));
+        assert_eq!(bracketed_four("(1234)").as_deref(), Some("1234"));
+        assert_eq!(bracketed_four("1234"), Some("1234".into()));
+        assert_eq!(bracketed_four("6217 1234"), None);
+        assert_eq!(bracketed_four("-58.00"), None);
     }
 
     #[test]
