@@ -739,10 +739,7 @@ impl<'a> Runner<'a> {
                 return Ok(());
             }
             if Instant::now() >= deadline {
-                return Err(Failure::new(
-                    ErrorKind::Timeout,
-                    format!("页面在{}内没有响应", seconds(timeout)),
-                ));
+                return Err(no_response(timeout));
             }
             tokio::time::sleep(POLL / 2).await;
         }
@@ -820,15 +817,20 @@ fn timed_out(error: &WebDriverError) -> bool {
     )
 }
 
+/// The page did not answer within the step's timeout.
+fn no_response(timeout: Duration) -> Failure {
+    Failure::new(
+        ErrorKind::Timeout,
+        format!("页面在{}内没有响应", seconds(timeout)),
+    )
+}
+
 /// A WebDriver error as a Chinese reason.
 fn browser_failure(error: &WebDriverError, sel: Option<&Selector>, timeout: Duration) -> Failure {
     let target = sel.map(|s| format!(" {s}")).unwrap_or_default();
     let detail = crate::driver::short_error(error);
     match error.as_inner() {
-        WebDriverErrorInner::WebDriverTimeout(_) | WebDriverErrorInner::Timeout(_) => Failure::new(
-            ErrorKind::Timeout,
-            format!("页面在{}内没有响应", seconds(timeout)),
-        ),
+        _ if timed_out(error) => no_response(timeout),
         WebDriverErrorInner::NoSuchElement(_) => {
             Failure::new(ErrorKind::Step, format!("页面上找不到{target}"))
         }
