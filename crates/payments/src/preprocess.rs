@@ -243,26 +243,20 @@ fn shrink_big_bands(gray: &mut GrayImage) {
         if band.right - band.left > gray.width() * 95 / 100 {
             continue;
         }
-        for (left, right) in column_segments(gray, &band, (body / 2).max(4)) {
-            let crop = image::imageops::crop_imm(gray, left, band.top, right - left, band.height())
-                .to_image();
-            for line in text_bands(&crop) {
-                if is_big(line.height()) {
-                    let rect = Band {
-                        top: band.top + line.top,
-                        bottom: band.top + line.bottom,
-                        // The segment's own edges: within the crop a line's
-                        // edges are judged against the crop's background.
-                        left,
-                        right,
-                        background: band.background,
-                    };
-                    shrink_in_place(
-                        gray,
-                        &rect,
-                        f64::from(body) * 1.25 / f64::from(rect.height()),
-                    );
-                }
+        for (line, (left, right)) in band_pieces(gray, &band, (body / 2).max(4)) {
+            if is_big(line.height()) {
+                let rect = Band {
+                    // The segment's own edges: within the segment a line's
+                    // edges are judged against the segment's background.
+                    left,
+                    right,
+                    ..line
+                };
+                shrink_in_place(
+                    gray,
+                    &rect,
+                    f64::from(body) * 1.25 / f64::from(rect.height()),
+                );
             }
         }
     }
@@ -273,20 +267,29 @@ fn shrink_big_bands(gray: &mut GrayImage) {
 /// lines (a logo spanning two lines joins them into one band; beside it,
 /// they part again).
 pub fn text_pieces(gray: &GrayImage, gap: u32) -> Vec<Band> {
+    text_bands(gray)
+        .iter()
+        .flat_map(|band| band_pieces(gray, band, gap))
+        .map(|(line, _)| line)
+        .collect()
+}
+
+/// The lines of one band, segment by segment (see [`text_pieces`]), each
+/// with its segment's left and right edges.
+fn band_pieces(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(Band, (u32, u32))> {
     let mut pieces = Vec::new();
-    for band in text_bands(gray) {
-        for (left, right) in column_segments(gray, &band, gap) {
-            let crop = image::imageops::crop_imm(gray, left, band.top, right - left, band.height())
-                .to_image();
-            for line in text_bands(&crop) {
-                pieces.push(Band {
-                    top: band.top + line.top,
-                    bottom: band.top + line.bottom,
-                    left: left + line.left,
-                    right: left + line.right,
-                    background: band.background,
-                });
-            }
+    for (left, right) in column_segments(gray, band, gap) {
+        let crop =
+            image::imageops::crop_imm(gray, left, band.top, right - left, band.height()).to_image();
+        for line in text_bands(&crop) {
+            let piece = Band {
+                top: band.top + line.top,
+                bottom: band.top + line.bottom,
+                left: left + line.left,
+                right: left + line.right,
+                background: band.background,
+            };
+            pieces.push((piece, (left, right)));
         }
     }
     pieces
@@ -605,13 +608,7 @@ pub fn is_photo(gray: &GrayImage) -> bool {
 /// a photo, even of a slip on a plain desk. Judged on a copy at most 1000
 /// px long (~12 ms).
 fn is_slanted(gray: &GrayImage) -> bool {
-    let (w, h) = gray.dimensions();
-    let factor = 1000.0 / f64::from(w.max(h).max(1));
-    let (deg, gain) = if factor < 0.9 {
-        skew_and_gain(&flatten_illumination(&downscale(gray, factor)))
-    } else {
-        skew_and_gain(&flatten_illumination(gray))
-    };
+    let (deg, gain) = skew_and_gain(&flattened_within(gray, 1000));
     deg.abs() >= 1.0 && gain >= 1.08
 }
 
@@ -621,13 +618,7 @@ fn is_slanted(gray: &GrayImage) -> bool {
 /// very small or very big. It keeps its size otherwise: cropping to the
 /// text or resampling it only changes which glyphs tesseract gets wrong.
 fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
-    let (w, h) = gray.dimensions();
-    let factor = f64::from(prep.max_side) / f64::from(w.max(h));
-    let flat = if factor < 0.9 {
-        flatten_illumination(&downscale(gray, factor))
-    } else {
-        flatten_illumination(gray)
-    };
+    let flat = flattened_within(gray, prep.max_side);
     let angle = photo_skew(&flat);
     let mut straight = if angle.abs() >= 0.3 {
         rotate(&flat, -angle)
@@ -656,6 +647,18 @@ fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
         downscale(&straight, factor)
     } else {
         straight
+    }
+}
+
+/// The image evened out ([`flatten_illumination`]), first shrunk to at
+/// most `max_side` px when it is more than ~10% bigger.
+fn flattened_within(gray: &GrayImage, max_side: u32) -> GrayImage {
+    let (w, h) = gray.dimensions();
+    let factor = f64::from(max_side) / f64::from(w.max(h).max(1));
+    if factor < 0.9 {
+        flatten_illumination(&downscale(gray, factor))
+    } else {
+        flatten_illumination(gray)
     }
 }
 
