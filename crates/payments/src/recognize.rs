@@ -138,16 +138,19 @@ impl<O: Ocr> Recognizer<O> {
             })
             .filter(|_| expects_card || !pass.record.card_last4.is_empty());
         let cents = pass.record.amount_cents();
-        let amount_row = cents.and_then(|c| {
-            page.lines
-                .iter()
-                .find(|l| amount::find_amounts(&l.text).iter().any(|h| h.cents == c))
-        });
-        let amount_has_currency = amount_row.is_some_and(|l| {
-            amount::find_amounts(&l.text)
-                .iter()
-                .any(|h| Some(h.cents) == cents && h.currency)
-        });
+        // The row the amount was read from, and whether it was written
+        // there with a currency sign.
+        let (amount_row, amount_has_currency) = cents
+            .and_then(|c| {
+                page.lines.iter().find_map(|l| {
+                    let hits = amount::find_amounts(&l.text);
+                    let mut same = hits.iter().filter(|h| h.cents == c).peekable();
+                    same.peek()?;
+                    Some((l, same.any(|h| h.currency)))
+                })
+            })
+            .unzip();
+        let amount_has_currency = amount_has_currency.unwrap_or(false);
         let mut crops = Vec::new();
         if let Some(row) = amount_row.and_then(|l| crop_numbers(gray, l, photo)) {
             crops.push((FIELD_AMOUNT, row));
@@ -240,9 +243,7 @@ impl<O: Ocr> Recognizer<O> {
                 }
             } else {
                 let t = text.trim();
-                // The crop may hold just the four digits (`(1234)` without
-                // its brackets, which the whitelist drops).
-                let seen = bracketed_four(t).unwrap_or_else(|| card::parse_card_field(t).last4);
+                let seen = card_last4_of(t);
                 // A slip's entry mode after the number comes back as a
                 // digit (`621700******12341` for `…1234 (I)`): the four
                 // digits after the mask.
@@ -256,9 +257,7 @@ impl<O: Ocr> Recognizer<O> {
                 // value goes without a second opinion.
                 let seen = match crops.iter().find(|(f, _)| *f == FIELD_CARD_LAST4) {
                     Some((_, crop)) if seen.is_empty() && !photo => {
-                        let alone = self.ocr.recognize(crop, PageMode::Digits)?.text();
-                        bracketed_four(&alone)
-                            .unwrap_or_else(|| card::parse_card_field(alone.trim()).last4)
+                        card_last4_of(&self.ocr.recognize(crop, PageMode::Digits)?.text())
                     }
                     _ => seen,
                 };
@@ -280,6 +279,13 @@ impl<O: Ocr> Recognizer<O> {
         pass.record.fill_unreadable();
         Ok(())
     }
+}
+
+/// The last four a re-read card row shows: the crop may hold just the four
+/// digits (`(1234)` without its brackets, which the whitelist drops), else
+/// a card field.
+fn card_last4_of(text: &str) -> String {
+    bracketed_four(text).unwrap_or_else(|| card::parse_card_field(text.trim()).last4)
 }
 
 /// A crop that holds just the four digits: `1234`, or `(1234)` with its
