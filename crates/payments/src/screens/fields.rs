@@ -146,9 +146,14 @@ impl Fields {
     /// The first line containing `word` (spaces ignored).
     pub fn find_line(&self, word: &str) -> Option<usize> {
         let w: Vec<char> = text::compact(word).chars().collect();
+        (0..self.compact.len()).find(|&k| self.line_has(k, &w))
+    }
+
+    /// Whether compact line `k` contains `word` (compact).
+    fn line_has(&self, k: usize, word: &[char]) -> bool {
         self.compact
-            .iter()
-            .position(|l| l.windows(w.len()).any(|win| win == w.as_slice()))
+            .get(k)
+            .is_some_and(|l| l.windows(word.len()).any(|win| win == word))
     }
 
     /// The value of the first label of `labels` found (in the order given:
@@ -336,9 +341,10 @@ impl Fields {
     /// balance label standing alone: never the payment's amount.
     fn is_balance(&self, i: usize) -> bool {
         let has_balance_word = |k: usize| {
-            self.lines
-                .get(k)
-                .is_some_and(|l| BALANCE_WORDS.iter().any(|w| text::compact(l).contains(w)))
+            BALANCE_WORDS.iter().any(|w| {
+                let w: Vec<char> = w.chars().collect();
+                self.line_has(k, &w)
+            })
         };
         has_balance_word(i)
             || (i > 0
