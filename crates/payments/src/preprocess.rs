@@ -433,40 +433,21 @@ fn span(i: u32, n: u32, size: u32) -> (usize, usize) {
 pub fn estimate_skew(gray: &GrayImage) -> f64 {
     let (w, h) = gray.dimensions();
     let threshold = otsu(gray).saturating_sub(10);
-    let mut points: Vec<(f64, f64)> = Vec::new();
     let step = ((u64::from(w) * u64::from(h)) / 400_000).max(1);
     let step = u32::try_from(step).unwrap_or(1);
-    let mut y = 0;
-    while y < h {
-        let mut x = 0;
-        while x < w {
-            if gray.get_pixel(x, y).0[0] < threshold {
-                points.push((f64::from(x), f64::from(y)));
-            }
-            x += step;
-        }
-        y += step;
-    }
+    let points = ink_points(gray, threshold, step);
     if points.len() < 200 {
         return 0.0;
     }
-    let cx = f64::from(w) / 2.0;
-    let score = |deg: f64| -> f64 {
-        let (s, c) = deg.to_radians().sin_cos();
-        let rows = usize::try_from(h).unwrap_or(0) * 2 + 8;
-        let mut bins = vec![0u32; rows];
-        for &(x, y) in &points {
-            let ry = y * c - (x - cx) * s + f64::from(h) / 2.0;
-            #[expect(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                reason = "clamped to the bin range"
-            )]
-            let bin = ry.clamp(0.0, (rows - 1) as f64) as usize;
-            bins[bin] += 1;
-        }
-        bins.iter().map(|&b| f64::from(b) * f64::from(b)).sum()
+    let mut projection = Projection {
+        points: &points,
+        cx: f64::from(w) / 2.0,
+        origin_y: 0.0,
+        offset: f64::from(h) / 2.0,
+        bin_height: 1.0,
+        bins: vec![0; usize::try_from(h).unwrap_or(0) * 2 + 8],
     };
+    let mut score = |deg: f64| projection.score(deg);
     let mut best = (0.0, score(0.0));
     let mut deg = -8.0;
     while deg <= 8.0 {
@@ -488,6 +469,51 @@ pub fn estimate_skew(gray: &GrayImage) -> f64 {
     }
     // The angle `rotate` would have turned a straight page by.
     best.0
+}
+
+/// Pixels darker than `threshold`, sampled every `step` px both ways.
+fn ink_points(gray: &GrayImage, threshold: u8, step: u32) -> Vec<(f64, f64)> {
+    let mut points = Vec::new();
+    for y in (0..gray.height()).step_by(step as usize) {
+        for x in (0..gray.width()).step_by(step as usize) {
+            if gray.get_pixel(x, y).0[0] < threshold {
+                points.push((f64::from(x), f64::from(y)));
+            }
+        }
+    }
+    points
+}
+
+/// The horizontal projection of ink points turned by an angle, for the
+/// skew searches: a row's height is `(y - origin_y)·cos − (x − cx)·sin +
+/// offset`, counted in bins `bin_height` high.
+struct Projection<'a> {
+    points: &'a [(f64, f64)],
+    cx: f64,
+    origin_y: f64,
+    offset: f64,
+    bin_height: f64,
+    bins: Vec<u32>,
+}
+
+impl Projection<'_> {
+    /// How sharp the projection is at `deg`: the sum of squared bin counts.
+    fn score(&mut self, deg: f64) -> f64 {
+        let (s, c) = deg.to_radians().sin_cos();
+        self.bins.iter_mut().for_each(|b| *b = 0);
+        let last = self.bins.len().saturating_sub(1);
+        for &(x, y) in self.points {
+            let ry = ((y - self.origin_y) * c - (x - self.cx) * s + self.offset) / self.bin_height;
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "clamped to the bin range"
+            )]
+            let bin = ry.clamp(0.0, last as f64) as usize;
+            self.bins[bin] += 1;
+        }
+        self.bins.iter().map(|&b| f64::from(b) * f64::from(b)).sum()
+    }
 }
 
 /// Otsu's threshold of the image.
@@ -757,36 +783,19 @@ pub fn skew_and_gain(flat: &GrayImage) -> (f64, f64) {
         reason = "a small positive step"
     )]
     let step = (area / 500_000.0).sqrt().ceil().max(1.0) as u32;
-    let mut points: Vec<(f64, f64)> = Vec::new();
-    for y in (0..h).step_by(step as usize) {
-        for x in (0..w).step_by(step as usize) {
-            if flat.get_pixel(x, y).0[0] < threshold {
-                points.push((f64::from(x), f64::from(y)));
-            }
-        }
-    }
+    let points = ink_points(flat, threshold, step);
     if points.len() < 200 {
         return (0.0, 1.0);
     }
-    let (cx, cy) = (f64::from(w) / 2.0, f64::from(h) / 2.0);
-    let bin_height = f64::from(step);
-    let rows = (h as usize) * 2 / (step as usize) + 8;
-    let mut bins = vec![0u32; rows];
-    let mut score = |deg: f64| -> f64 {
-        let (s, c) = deg.to_radians().sin_cos();
-        bins.iter_mut().for_each(|b| *b = 0);
-        for &(x, y) in &points {
-            let ry = ((y - cy) * c - (x - cx) * s + f64::from(h)) / bin_height;
-            #[expect(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                reason = "clamped to the bin range"
-            )]
-            let bin = ry.clamp(0.0, (rows - 1) as f64) as usize;
-            bins[bin] += 1;
-        }
-        bins.iter().map(|&b| f64::from(b) * f64::from(b)).sum()
+    let mut projection = Projection {
+        points: &points,
+        cx: f64::from(w) / 2.0,
+        origin_y: f64::from(h) / 2.0,
+        offset: f64::from(h),
+        bin_height: f64::from(step),
+        bins: vec![0; (h as usize) * 2 / (step as usize) + 8],
     };
+    let mut score = |deg: f64| projection.score(deg);
     let level = score(0.0);
     let mut best = (0.0, level);
     for i in -16..=16 {
