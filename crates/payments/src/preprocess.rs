@@ -243,23 +243,53 @@ fn shrink_big_bands(gray: &mut GrayImage) {
         if band.right - band.left > gray.width() * 95 / 100 {
             continue;
         }
-        for (line, (left, right)) in band_pieces(gray, &band, (body / 2).max(4)) {
-            if is_big(line.height()) {
-                let rect = Band {
-                    // The segment's own edges: within the segment a line's
-                    // edges are judged against the segment's background.
-                    left,
-                    right,
-                    ..line
-                };
-                shrink_in_place(
-                    gray,
-                    &rect,
-                    f64::from(body) * 1.25 / f64::from(rect.height()),
-                );
-            }
+        let big: Vec<Band> = band_pieces(gray, &band, (body / 2).max(4))
+            .into_iter()
+            .filter(|(line, _)| is_big(line.height()))
+            .map(|(line, (left, right))| Band {
+                // The segment's own edges: within the segment a line's
+                // edges are judged against the segment's background.
+                left,
+                right,
+                ..line
+            })
+            .collect();
+        for rect in join_glyph_pieces(big) {
+            shrink_in_place(
+                gray,
+                &rect,
+                f64::from(body) * 1.25 / f64::from(rect.height()),
+            );
         }
     }
+}
+
+/// Joins big pieces that are one line cut at wide gaps (a hairline font's
+/// headline digits stand far apart, each its own segment): side by side,
+/// of about the same height and on the same rows. Shrunk apart, each would
+/// be centred on its own, the gaps stay wide and the decimal point, too
+/// small to count as big, is left behind on the old baseline.
+fn join_glyph_pieces(mut pieces: Vec<Band>) -> Vec<Band> {
+    pieces.sort_by_key(|p| (p.left, p.top));
+    let mut out: Vec<Band> = Vec::new();
+    for p in pieces {
+        if let Some(last) = out.last_mut() {
+            let overlap = last
+                .bottom
+                .min(p.bottom)
+                .saturating_sub(last.top.max(p.top));
+            let (short, tall) = (last.height().min(p.height()), last.height().max(p.height()));
+            let same_line = overlap * 10 >= tall * 6 && short * 10 >= tall * 7;
+            if same_line && p.left >= last.right {
+                last.top = last.top.min(p.top);
+                last.bottom = last.bottom.max(p.bottom);
+                last.right = p.right;
+                continue;
+            }
+        }
+        out.push(p);
+    }
+    out
 }
 
 /// The page's lines of text one by one: each band cut into column
@@ -1065,6 +1095,49 @@ mod tests {
         shrink_big_bands(&mut img);
         let after = text_bands(&img);
         assert!(after[2].height() <= 14, "{:?}", after[2]);
+    }
+
+    #[test]
+    fn a_line_of_far_apart_glyphs_shrinks_as_one() {
+        // Body lines, then a tall line of three glyphs 30 px apart and a
+        // small point on its baseline between the last two.
+        let mut img = GrayImage::from_pixel(300, 400, image::Luma([255]));
+        let mut ink = |x0: u32, y0: u32, w: u32, h: u32| {
+            for y in y0..y0 + h {
+                for x in (x0..x0 + w).filter(|x| x % 3 != 0) {
+                    img.put_pixel(x, y, image::Luma([0]));
+                }
+            }
+        };
+        for top in [20, 60, 300, 340] {
+            ink(40, top, 120, 10);
+        }
+        for left in [40, 90, 170] {
+            ink(left, 100, 20, 40);
+        }
+        ink(144, 134, 6, 6);
+        shrink_big_bands(&mut img);
+        let line = text_bands(&img)[2];
+        assert!(line.height() <= 14, "{line:?}");
+        // The point shrank with the glyphs: nothing is left below them.
+        let below = (line.bottom..200).any(|y| (0..300).any(|x| img.get_pixel(x, y).0[0] < 128));
+        assert!(!below);
+        // A logo beside a name over an amount stays apart from them.
+        let logo = Band {
+            top: 0,
+            bottom: 80,
+            left: 0,
+            right: 60,
+            background: 255,
+        };
+        let amount = Band {
+            top: 40,
+            bottom: 80,
+            left: 80,
+            right: 200,
+            background: 255,
+        };
+        assert_eq!(join_glyph_pieces(vec![amount, logo]).len(), 2);
     }
 
     #[test]
