@@ -333,7 +333,7 @@ fn is_card_row(line: &str) -> bool {
         .iter()
         .any(|l| c.starts_with(l))
         && c.contains('卡');
-    label || method
+    label || method || crate::screens::bank::is_own_card_tail(line)
 }
 
 /// The numbers of a line (on a screen from the end of the label before

@@ -129,6 +129,18 @@ pub fn parse(f: &Fields) -> PaymentRecord {
         r.card_last4 = c.last4;
         r.card_number = c.number;
     }
+    // Or as the bank's name and the last four (`中国银行 尾号2297`) in the
+    // account strip above the details.
+    if r.card_last4.is_empty()
+        && let Some(c) = f
+            .lines
+            .iter()
+            .filter(|l| is_own_card_tail(l))
+            .map(|l| card::parse_card(l))
+            .find(|c| !c.last4.is_empty())
+    {
+        r.card_last4 = c.last4;
+    }
     // The app's name heads the screen; else the card's bank names it.
     let header_bank = f.lines.iter().take(4).find_map(|l| card::find_bank(l));
     if r.card_bank.is_empty() {
@@ -139,6 +151,18 @@ pub fn parse(f: &Fields) -> PaymentRecord {
         r.channel = format!("{bank}{CHANNEL_BANK_SUFFIX}");
     }
     r
+}
+
+/// A line naming the account's own card by its last four: a tail marker
+/// beside a bank's name or a card word, and not the other party's account.
+pub fn is_own_card_tail(line: &str) -> bool {
+    let c = crate::text::compact(line);
+    let marked = ["尾号", "末四位", "后四位"].iter().any(|m| c.contains(m));
+    let names_card = card::find_bank(&c).is_some() || c.contains('卡');
+    let other_party = ["对方", "收款", "对手", "转入"]
+        .iter()
+        .any(|w| c.contains(w));
+    marked && names_card && !other_party
 }
 
 pub fn parse_other(f: &Fields) -> PaymentRecord {
@@ -185,6 +209,22 @@ mod tests {
             (r.card_last4.as_str(), r.amount.as_str()),
             ("1028", "387.00")
         );
+    }
+
+    #[test]
+    fn card_as_a_tail_in_the_account_strip() {
+        let page = OcrPage::from_text(
+            "交易详情\n生 中国银行尾号 2297\n支出金额 (元)\n-4,691.21 元\n交易对手 示例酒店\n交易时间 2024-01-14 07:23:34",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(
+            (r.card_last4.as_str(), r.card_number.as_str()),
+            ("2297", "")
+        );
+        let other = OcrPage::from_text(
+            "交易详情\n交易金额 -58.00\n对方账户 中国银行 尾号 1234\n交易时间 2024-01-14 07:23:34",
+        );
+        assert_eq!(parse(&Fields::new(&other)).card_last4, "");
     }
 
     #[test]
