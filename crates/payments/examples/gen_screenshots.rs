@@ -8,6 +8,18 @@
 //! [--rounds N] [--templates DIR]` (DIR defaults to fixtures/screenshots of the workspace;
 //! `--rounds 4 --seed 7 --out /tmp/x` makes a larger set with other data for checking that
 //! recognition generalises; `CHROMIUM` names the browser binary, default `chromium`).
+//!
+//! Besides each screen type's own variables, every image gets a few look variables that a
+//! template may use or ignore (see [`look_vars`]): `{{variant}}` (0–3) and `{{mode}}`
+//! (`light`/`dark`, with `{{dark}}` non-empty when dark) for switching a CSS class per image
+//! (dark mode, elder-mode large text, tablet width…); the expected date and time in other
+//! formats, `{{date_iso}}` `2025-01-10`, `{{date_dot}}` `2025.01.10`, `{{date_cn}}`
+//! `2025年1月10日`, `{{date_cn0}}` `2025年01月10日`, `{{date_compact}}` `20250110` and
+//! `{{time_hms}}` `11:35:02` (empty when the screen has no date); `{{amount_abs}}` `1058.00` and
+//! `{{amount_grouped}}` `1,058.00` (no sign); `{{last4}}` and `{{card_bank}}` of the card the
+//! screen shows (empty when it shows none). They are drawn from a stream of their own, seeded
+//! from the seed and the image's index, so the data and the expected JSON are the same whether
+//! or not a template uses them.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
 
@@ -774,6 +786,65 @@ fn chat(rng: &mut Rng, n: usize) -> Variant {
     }
 }
 
+/// Look variables every image gets besides its screen type's own (see the top of the file).
+/// `index` counts the images of the run from 0. The draws come from their own stream, never
+/// from the data stream, so adding or using these leaves every image's data unchanged.
+fn look_vars(seed: u64, index: usize, expected: &PaymentRecord) -> Vec<(&'static str, String)> {
+    let index = u64::try_from(index).unwrap_or(0);
+    let mut rng = Rng(seed ^ 0x6C6F_6F6B_5F76_6172 ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let variant = rng.range(0, 3);
+    let dark = rng.chance(50);
+    let mut out = vec![
+        ("variant", variant.to_string()),
+        ("mode", if dark { "dark" } else { "light" }.to_owned()),
+        ("dark", if dark { "1" } else { "" }.to_owned()),
+    ];
+    let parts: Vec<&str> = expected.date.split('/').collect();
+    let dates = if let [y, m, d] = parts.as_slice() {
+        let unpadded = |s: &str| s.trim_start_matches('0').to_owned();
+        [
+            format!("{y}-{m}-{d}"),
+            format!("{y}.{m}.{d}"),
+            format!("{y}年{}月{}日", unpadded(m), unpadded(d)),
+            format!("{y}年{m}月{d}日"),
+            format!("{y}{m}{d}"),
+            expected.time.clone(),
+        ]
+    } else {
+        Default::default()
+    };
+    let [iso, dot, cn, cn0, compact, hms] = dates;
+    out.extend([
+        ("date_iso", iso),
+        ("date_dot", dot),
+        ("date_cn", cn),
+        ("date_cn0", cn0),
+        ("date_compact", compact),
+        ("time_hms", hms),
+    ]);
+    let cents = expected
+        .amount
+        .split_once('.')
+        .and_then(|(yuan, fen)| Some(yuan.parse::<i64>().ok()? * 100 + fen.parse::<i64>().ok()?));
+    out.extend([
+        ("amount_abs", expected.amount.clone()),
+        (
+            "amount_grouped",
+            cents.map(|c| Money(c).grouped()).unwrap_or_default(),
+        ),
+        ("last4", expected.card_last4.clone()),
+        (
+            "card_bank",
+            if expected.card_last4.is_empty() {
+                String::new()
+            } else {
+                expected.card_bank.clone()
+            },
+        ),
+    ]);
+    out
+}
+
 /// The committed set is round 0; more rounds (`--rounds`) make a larger set
 /// with other data for checking that recognition generalises, numbered
 /// `_11`, `_12`… for round 1 and so on.
@@ -798,6 +869,11 @@ fn all_variants(seed: u64, rounds: usize) -> Vec<Variant> {
                 v.expected.file = format!("{}.{ext}", v.name);
             }
             v.expected.fill_unreadable();
+        }
+        for (i, v) in batch.iter_mut().enumerate() {
+            for (k, value) in look_vars(seed, out.len() + i, &v.expected) {
+                v.vars.entry(k.to_owned()).or_insert(value);
+            }
         }
         out.extend(batch);
     }
