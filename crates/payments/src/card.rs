@@ -58,7 +58,7 @@ const BANKS: &[&str] = &[
 fn is_mask(c: char) -> bool {
     matches!(
         c,
-        '*' | 'x' | 'X' | '•' | '·' | '●' | '※' | '+' | '#' | '×' | '米'
+        '*' | 'x' | 'X' | '•' | '·' | '●' | '※' | '+' | '#' | '×' | '米' | '。'
     )
 }
 
@@ -328,6 +328,8 @@ mod tests {
         );
         assert_eq!(last4("中国工商银行储蓄卡(0042"), "0042");
         assert_eq!(last4("建设银行 借记卡 尾号 5678"), "5678");
+        // Bullets read as ideographic full stops.
+        assert_eq!(last4("。。。。3263"), "3263");
         assert_eq!(last4("付款卡 交通银行信用卡 9012"), "9012");
         assert_eq!(last4("零钱"), "");
         assert_eq!(last4("余额宝"), "");

@@ -157,20 +157,46 @@ impl Band {
     }
 }
 
+/// Samples of a row, about 160 of them.
+fn row_samples(gray: &GrayImage, y: u32) -> impl Iterator<Item = u8> + '_ {
+    let step = usize::try_from((gray.width() / 160).max(1)).unwrap_or(1);
+    (0..gray.width())
+        .step_by(step)
+        .map(move |x| gray.get_pixel(x, y).0[0])
+}
+
 /// Most common value of a row (its background), from a sample.
 fn row_background(gray: &GrayImage, y: u32) -> u8 {
-    let mut hist = [0u32; 256];
-    let w = gray.width();
-    let step = (w / 160).max(1);
-    let mut x = 0;
-    while x < w {
-        hist[usize::from(gray.get_pixel(x, y).0[0])] += 1;
-        x += step;
+    mode_of(row_samples(gray, y)).0
+}
+
+/// A row's background when one value covers a third of it: a flat
+/// background. A gradient (a bank card's hero panel) has none.
+fn row_flat_background(gray: &GrayImage, y: u32) -> Option<u8> {
+    let samples: Vec<u8> = row_samples(gray, y).collect();
+    let (value, count) = mode_of(samples.iter().copied());
+    (count * 3 >= samples.len()).then_some(value)
+}
+
+/// Median value of a row, from a sample: a gradient's middle, the
+/// background to judge its text against.
+fn row_median(gray: &GrayImage, y: u32) -> u8 {
+    let mut values: Vec<u8> = row_samples(gray, y).collect();
+    let mid = values.len() / 2;
+    *values.select_nth_unstable(mid).1
+}
+
+/// The most common value and how often it occurs (the highest value of
+/// a tie).
+fn mode_of(values: impl Iterator<Item = u8>) -> (u8, usize) {
+    let mut hist = [0usize; 256];
+    for v in values {
+        hist[usize::from(v)] += 1;
     }
-    (0..256usize)
-        .max_by_key(|&i| hist[i])
-        .and_then(|i| u8::try_from(i).ok())
-        .unwrap_or(255)
+    (0..=255u8)
+        .map(|v| (v, hist[usize::from(v)]))
+        .max_by_key(|&(_, n)| n)
+        .unwrap_or((255, 0))
 }
 
 /// Splits the page into bands of rows that differ from their background,
@@ -369,7 +395,7 @@ fn shrink_in_place(gray: &mut GrayImage, rect: &Band, factor: f64) {
 fn even_out_rows(gray: &mut GrayImage) {
     let (w, h) = gray.dimensions();
     for y in 0..h {
-        let mut bg = row_background(gray, y);
+        let mut bg = row_flat_background(gray, y).unwrap_or_else(|| row_median(gray, y));
         if bg < 110 {
             for x in 0..w {
                 let p = gray.get_pixel(x, y).0[0];
@@ -1154,6 +1180,26 @@ mod tests {
         let dark = DynamicImage::ImageLuma8(GrayImage::from_pixel(50, 100, image::Luma([10])));
         let out = prepare(&dark, &Prep::default());
         assert!(out.get_pixel(0, 0).0[0] >= 245);
+    }
+
+    #[test]
+    fn white_text_on_a_dark_gradient_becomes_dark_on_white() {
+        // A hero panel shading from 100 to 40 left to right, white text in
+        // the middle of rows 5..15: no value is common enough to be the
+        // rows' background, and the text's white would pass for it.
+        let mut img = GrayImage::from_fn(200, 20, |x, y| {
+            let text = (5..15).contains(&y) && (80..120).contains(&x) && x % 3 != 0;
+            let shade = 100 - u8::try_from(x * 60 / 200).unwrap_or(0);
+            image::Luma([if text { 255 } else { shade }])
+        });
+        even_out_rows(&mut img);
+        assert!(img.get_pixel(82, 10).0[0] < 80, "text stays ink");
+        for x in [0, 60, 140, 199] {
+            assert!(
+                img.get_pixel(x, 10).0[0] > 170,
+                "panel at {x} becomes paper"
+            );
+        }
     }
 
     #[test]

@@ -461,14 +461,16 @@ fn is_complete(r: &Recognition) -> bool {
         return false;
     }
     match r.screen {
-        // Several lines read, none about a payment and no amount standing
-        // alone: a chat, a photo. Otherwise other modes may find more.
+        // Several lines read, none about a payment (no amount standing
+        // alone, no payment's detail row): a chat, a photo. Otherwise other
+        // modes may find more (a 支付成功 page whose title and amount
+        // this pass misread).
         ScreenType::NoPayment => {
             r.text.lines().count() >= 3
-                && !r
-                    .text
-                    .lines()
-                    .any(|l| amount::find_amounts(l).iter().any(|h| h.alone))
+                && !r.text.lines().any(|l| {
+                    amount::find_amounts(l).iter().any(|h| h.alone)
+                        || crate::screens::detect::row_label_of(l).is_some()
+                })
         }
         ScreenType::WechatSuccess => !rec.amount.is_empty(),
         _ => {
@@ -660,6 +662,21 @@ mod tests {
         assert_eq!(r.passes, vec![PageMode::Block, PageMode::Sparse]);
         assert_eq!(r.record.card_last4, "1234");
         assert_eq!(r.record.amount, "58.00");
+    }
+
+    #[test]
+    fn a_payment_row_keeps_a_misread_page_from_passing_for_no_payment() {
+        // Block mode garbled the title and the amount; the method row says
+        // it is a payment, so the sparse pass runs.
+        let ocr = FakeOcr {
+            block: "完成\n四支付成荔\n样例耗材\nYx2384.872\n付款方式 招商银行信用卡 (7272)\n广告",
+            sparse: "完成\n支付成功\n样例耗材\n¥2384.82\n付款方式 招商银行信用卡 (7272)\n广告",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::WechatSuccess);
+        assert_eq!(r.record.amount, "2384.82");
     }
 
     #[test]

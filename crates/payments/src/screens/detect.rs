@@ -190,15 +190,20 @@ fn looks_like_payment(f: &Fields) -> bool {
     // read, not a chat.
     let rows = ROW_LABELS
         .iter()
-        .filter(|label| {
-            f.lines.iter().any(|l| {
-                text::compact(l)
-                    .trim_start_matches(|c: char| !c.is_alphanumeric())
-                    .starts_with(*label)
-            })
-        })
+        .filter(|label| f.lines.iter().any(|l| row_label_of(l) == Some(**label)))
         .count();
     labelled && amount || rows >= 3
+}
+
+/// The payment-detail label a line starts with, if any (`付款方式` of
+/// `付款方式 招商银行信用卡(7272)`).
+pub fn row_label_of(line: &str) -> Option<&'static str> {
+    let c = text::compact(line);
+    let c = c.trim_start_matches(|c: char| !c.is_alphanumeric());
+    ROW_LABELS
+        .iter()
+        .copied()
+        .find(|label| c.starts_with(label))
 }
 
 /// Labels that start a row of a payment's details on many screens.
