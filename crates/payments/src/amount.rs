@@ -253,8 +253,10 @@ fn look_back(chars: &[char], start: usize) -> (Sign, bool, usize) {
     let sign = match j.checked_sub(1).map(|k| chars[k]) {
         Some('-' | '~') => Sign::Minus,
         Some('+') => Sign::Plus,
-        // A big bold minus is often read as the ideograph one.
+        // A big bold minus is often read as the ideograph one, and a plus
+        // as the ideograph ten.
         Some('一') if j < 2 || !crate::text::is_cjk(chars[j - 2]) => Sign::Minus,
+        Some('十') if j < 2 || !crate::text::is_cjk(chars[j - 2]) => Sign::Plus,
         _ => Sign::None,
     };
     let from = if sign == Sign::None { j } else { j - 1 };

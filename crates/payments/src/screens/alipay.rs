@@ -10,9 +10,16 @@ pub const SPEC: Spec = Spec {
     headline_amount: true,
     amount_labels: &["付款金额", "实付款", "金额"],
     // 支付时间 is when the money moved; older versions only show 创建时间.
-    date_labels: &["支付时间", "付款时间", "创建时间", "交易时间", "退款时间"],
+    date_labels: &[
+        "支付时间",
+        "付款时间",
+        "创建时间",
+        "交易时间",
+        "退款时间",
+        "退款到账时间",
+    ],
     time_labels: &[],
-    card_labels: &["付款方式", "支付方式", "退款方式"],
+    card_labels: &["付款方式", "支付方式", "退款方式", "退款路径", "退回至"],
     bank_labels: &[],
     merchant_labels: &["收款方全称", "对方全称", "商户全称", "收款方", "对方账户"],
     order_labels: &["订单号"],
@@ -79,5 +86,20 @@ mod tests {
         assert_eq!(r.merchant, "示例书店");
         assert_eq!(r.card_last4, "0007");
         assert_eq!(r.date, "2025/04/02");
+    }
+
+    #[test]
+    fn refund_with_its_arrival_time_and_path() {
+        // The plus read as the ideograph ten.
+        let page = OcrPage::from_text(
+            "账单详情\n样例超市\n十 41.28\n退款成功\n退款到账时间 2025-10-17 13:51:59\n退款路径 退回交通银行信用卡 (9467)\n收款方全称 样例商贸有限公司",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(r.amount, "41.28");
+        assert_eq!(
+            (r.date.as_str(), r.card_last4.as_str()),
+            ("2025/10/17", "9467")
+        );
+        assert_eq!(r.status, "退款");
     }
 }
