@@ -470,6 +470,7 @@ fn is_complete(r: &Recognition) -> bool {
                 && !r.text.lines().any(|l| {
                     amount::find_amounts(l).iter().any(|h| h.alone)
                         || crate::screens::detect::row_label_of(l).is_some()
+                        || is_status_title(l)
                 })
         }
         ScreenType::WechatSuccess => !rec.amount.is_empty(),
@@ -485,6 +486,14 @@ fn is_complete(r: &Recognition) -> bool {
                 && (settled(FIELD_CARD_LAST4, &rec.card_last4) || wallet)
         }
     }
+}
+
+/// A line that is nothing but a payment's status (`支付成功` under its
+/// tick): the title of a result page, not words in a chat.
+fn is_status_title(line: &str) -> bool {
+    let c = crate::text::compact(line);
+    let c = c.trim_matches(|c: char| !c.is_alphanumeric());
+    ["支付成功", "付款成功", "交易成功"].contains(&c)
 }
 
 /// Settles a field the base read tentatively: the other pass agreeing
@@ -677,6 +686,19 @@ mod tests {
             .unwrap();
         assert_eq!(r.screen, ScreenType::WechatSuccess);
         assert_eq!(r.record.amount, "2384.82");
+    }
+
+    #[test]
+    fn a_status_title_keeps_a_misread_page_from_passing_for_no_payment() {
+        let ocr = FakeOcr {
+            block: "X\n支付成功\n样例耗材\n+ 人 4108.61\n关注商家",
+            sparse: "X\n支付成功\n样例耗材\n¥4108.61\n关注商家\n完成",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.passes, vec![PageMode::Block, PageMode::Sparse]);
+        assert_eq!(r.record.amount, "4108.61");
     }
 
     #[test]
