@@ -469,6 +469,20 @@ fn agreed<T: PartialEq>(mut values: Vec<T>) -> Option<T> {
     values.iter().all(|v| *v == first).then_some(first)
 }
 
+/// What follows a label that faded into a few Latin letters (`金额:` read
+/// as `mm:`), or the whole value.
+fn after_garbled_label(value: &str) -> &str {
+    match value.split_once([':', '：']) {
+        Some((head, tail))
+            if (1..=3).contains(&head.trim().chars().count())
+                && head.trim().chars().all(|c| c.is_ascii_alphabetic()) =>
+        {
+            tail
+        }
+        _ => value,
+    }
+}
+
 /// The amount a value shows (`RMB 42.45`, `42.45元`, `¥42.45`).
 fn amount_of(value: &str) -> Option<AmountHit> {
     match amount::find_amounts(value).as_slice() {
@@ -699,7 +713,7 @@ pub fn parse(f: &Fields) -> PaymentRecord {
         agreed(amounts)
     } else {
         slip.unlabelled(|v| {
-            amount_of(v)
+            amount_of(after_garbled_label(v))
                 .filter(|h| h.currency && h.alone)
                 .map(|h| h.cents)
         })
@@ -882,6 +896,9 @@ mod tests {
         );
         // No amount label read: a currency amount standing alone.
         assert_eq!(r.amount, "42.45");
+        // Or after a label faded into Latin letters.
+        let r = slip("DATE/TIME: 20240518123001\nmm: RMB 26.00 |");
+        assert_eq!(r.amount, "26.00");
     }
 
     #[test]
