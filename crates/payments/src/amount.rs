@@ -237,10 +237,11 @@ fn look_back(chars: &[char], start: usize) -> (Sign, bool, usize) {
         }
     };
     skip_spaces(&mut j);
-    for word in ["人民币", "RMB", "CNY", "¥", "Y"] {
+    for word in ["人民币", "RMB", "CNY", "¥", "Y", "y", "x", "*"] {
         let w: Vec<char> = word.chars().collect();
-        // `Y` alone counts only glued to the digits: it is how OCR reads `¥`.
-        if word == "Y" && j != start {
+        // A letter or star counts only glued to the digits: it is how OCR
+        // reads a `¥` (`Y55.10`, `x55.10`, `*507.00`).
+        if matches!(word, "Y" | "y" | "x" | "*") && j != start {
             continue;
         }
         if j >= w.len() && chars[j - w.len()..j] == w[..] {
@@ -416,6 +417,13 @@ mod tests {
         assert!(find_amounts("9 -155.00 二")[0].leads);
         assert!(!find_amounts("9 155.00 二")[0].leads);
         assert!(!find_amounts("12 -155.00")[0].leads);
+        // The yen sign read as a letter or a star glued to the digits; a
+        // plus read as the ideograph ten.
+        for line in ["yx55.10", "x55.10", "*507.00", "Y12.81"] {
+            assert!(find_amounts(line)[0].currency, "{line}");
+        }
+        assert!(!find_amounts("x 55.10")[0].currency);
+        assert_eq!(first("十 41.28"), Some(("41.28".into(), Sign::Plus, false)));
     }
 
     #[test]

@@ -180,8 +180,15 @@ fn masked_tail(s: &str) -> Option<String> {
         .filter(|&len| len > 0)
         .collect();
     let digits: usize = groups.iter().sum::<usize>() + 4;
-    // `6217 <junk> 1234`: a bank prefix, hidden digits, the last four.
+    // `6217 <junk> 1234`: a bank prefix, hidden digits, the last four. The
+    // junk must be there: `6200 0000 0000` is the start of a full number
+    // (wrapped onto the next line), not a masked one.
     let prefixed = groups.first().is_some_and(|&g| (4..=6).contains(&g))
+        && before
+            .iter()
+            .filter(|c| !c.is_ascii_digit() && !c.is_whitespace())
+            .count()
+            >= 1
         && before.first().is_some_and(|c| ('3'..='6').contains(c))
         && (8..13).contains(&digits);
     let junk = before
@@ -367,6 +374,8 @@ mod tests {
         assert_eq!(parse_card_field("6200 \"5 9310").last4, "9310");
         assert_eq!(parse_card_field("2025-03-11 1234").last4, "");
         assert_eq!(parse_card_field("电话 1234").last4, "");
+        // The start of a full number, the rest wrapped onto the next line.
+        assert_eq!(parse_card_field("6200 0000 0000").last4, "");
     }
 
     #[test]

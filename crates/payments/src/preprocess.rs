@@ -255,11 +255,15 @@ pub fn text_bands(gray: &GrayImage) -> Vec<Band> {
 fn shrink_big_bands(gray: &mut GrayImage) {
     let bands = text_bands(gray);
     let mut heights: Vec<u32> = bands.iter().map(Band::height).filter(|&h| h >= 8).collect();
-    if heights.len() < 4 {
-        return;
-    }
     heights.sort_unstable();
-    let body = heights[heights.len() / 2];
+    // A phone's body text is ~3.5% of the screen's width. A sparse page (a
+    // dark 支付成功 page: title beside its tick, payee, amount, a button)
+    // has too few lines for their median to be the body's.
+    let phone_body = (gray.width() * 45 / 1000).max(8);
+    let body = heights
+        .get(heights.len() / 2)
+        .filter(|_| heights.len() >= 4)
+        .map_or(phone_body, |&median| median.min(phone_body));
     let is_big = |h: u32| h * 10 >= body * 17;
     for band in bands {
         if !is_big(band.height()) {
@@ -1164,6 +1168,33 @@ mod tests {
             background: 255,
         };
         assert_eq!(join_glyph_pieces(vec![amount, logo]).len(), 2);
+    }
+
+    #[test]
+    fn a_sparse_page_shrinks_its_amount_to_a_phone_body_size() {
+        // A dark 支付成功 page: status bar, a title beside its tick, the
+        // payee, a big amount and a button: the median line is no body
+        // line.
+        let mut img = GrayImage::from_pixel(1000, 1400, image::Luma([255]));
+        for (top, height, left, right) in [
+            (20u32, 29u32, 40u32, 960u32),
+            (250, 67, 330, 660),
+            (420, 48, 400, 600),
+            (550, 115, 280, 720),
+            (1200, 138, 100, 900),
+        ] {
+            for y in top..top + height {
+                for x in (left..right).filter(|x| x % 3 != 0) {
+                    img.put_pixel(x, y, image::Luma([0]));
+                }
+            }
+        }
+        shrink_big_bands(&mut img);
+        let amount = text_bands(&img)
+            .into_iter()
+            .find(|b| b.top >= 500 && b.bottom <= 700)
+            .unwrap();
+        assert!(amount.height() <= 60, "{amount:?}");
     }
 
     #[test]

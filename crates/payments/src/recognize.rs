@@ -470,7 +470,7 @@ fn is_complete(r: &Recognition) -> bool {
                 && !r.text.lines().any(|l| {
                     amount::find_amounts(l).iter().any(|h| h.alone)
                         || crate::screens::detect::row_label_of(l).is_some()
-                        || is_status_title(l)
+                        || crate::screens::detect::is_success_title(l)
                 })
         }
         ScreenType::WechatSuccess => !rec.amount.is_empty(),
@@ -486,14 +486,6 @@ fn is_complete(r: &Recognition) -> bool {
                 && (settled(FIELD_CARD_LAST4, &rec.card_last4) || wallet)
         }
     }
-}
-
-/// A line that is nothing but a payment's status (`支付成功` under its
-/// tick): the title of a result page, not words in a chat.
-fn is_status_title(line: &str) -> bool {
-    let c = crate::text::compact(line);
-    let c = c.trim_matches(|c: char| !c.is_alphanumeric());
-    ["支付成功", "付款成功", "交易成功"].contains(&c)
 }
 
 /// Settles a field the base read tentatively: the other pass agreeing

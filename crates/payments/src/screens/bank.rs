@@ -228,6 +228,18 @@ mod tests {
     }
 
     #[test]
+    fn a_full_number_wrapped_onto_the_next_line() {
+        let page = OcrPage::from_text(
+            "交易详情\n交易金额 -126.12\n交易日期 2024-11-17\n交易卡号 6200 0000 0000\n0001 453\n交易类型 消费",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(
+            (r.card_last4.as_str(), r.card_number.as_str()),
+            ("1453", "6200000000000001453")
+        );
+    }
+
+    #[test]
     fn full_number_and_refund() {
         let page = OcrPage::from_text(
             "交易明细\n交易金额 +99.90\n交易时间 2025-06-03 10:00\n卡号 6200 0000 0000 0047\n交易类型 退货\n交易对手 示例商城",

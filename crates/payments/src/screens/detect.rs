@@ -137,14 +137,7 @@ pub fn detect(f: &Fields) -> ScreenType {
 /// WeChat's 支付成功 page has almost no labels: 支付成功 on its own line,
 /// an amount with `¥`, and a 完成 button.
 fn wechat_success_score(f: &Fields) -> i32 {
-    let title: Vec<char> = "支付成功".chars().collect();
-    let standalone = f.lines.iter().any(|l| {
-        let c: Vec<char> = text::compact(l).chars().collect();
-        // One misread ideograph allowed (`文付成功`), or an icon before it.
-        (3..=5).contains(&c.len()) && text::edit_distance(&c, &title) <= 1
-            || c.ends_with(&title) && c.len() <= 6
-            || c == ['付', '款', '成', '功']
-    });
+    let standalone = f.lines.iter().any(|l| is_success_title(l));
     if !standalone || f.contains("账单详情") || f.contains("交易单号") {
         return 0;
     }
@@ -171,6 +164,17 @@ fn wechat_success_score(f: &Fields) -> i32 {
         score += 1;
     }
     score
+}
+
+/// A line that is the title of a payment's result page: 支付成功 (or
+/// 付款成功) on its own, one ideograph misread (`文付成功`) or an icon
+/// before it (`息支付成功`).
+pub fn is_success_title(line: &str) -> bool {
+    let title: Vec<char> = "支付成功".chars().collect();
+    let c: Vec<char> = text::compact(line).chars().collect();
+    (3..=5).contains(&c.len()) && text::edit_distance(&c, &title) <= 1
+        || c.ends_with(&title) && c.len() <= 6
+        || c == ['付', '款', '成', '功']
 }
 
 /// Payment words together with an amount: a payment of some unknown
@@ -282,6 +286,22 @@ mod tests {
             ),
             ScreenType::Other
         );
+    }
+
+    #[test]
+    fn success_titles() {
+        for line in [
+            "支付成功",
+            "@ 支付成功",
+            "息支付成功",
+            "文付成功",
+            "付款成功",
+        ] {
+            assert!(is_success_title(line), "{line}");
+        }
+        for line in ["对方已收到,支付成功了吗", "交易成功"] {
+            assert!(!is_success_title(line), "{line}");
+        }
     }
 
     #[test]

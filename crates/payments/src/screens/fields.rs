@@ -357,15 +357,15 @@ impl Fields {
         labels.iter().find_map(|label| {
             let v = self.value_of(label)?;
             let mut info = card::parse_card_field(&v.value);
-            // A masked number may wrap onto the next line (`/C` suffixes,
-            // narrow slips).
+            // A number may wrap onto the next line (`/C` suffixes, narrow
+            // slips, large-text modes): a masked one, or a full one that
+            // passes the check digit.
             if info.last4.is_empty()
                 && let Some(next) = self.lines.get(v.line + 1)
             {
                 let more = card::parse_card_field(&format!("{} {}", v.value, next));
-                if !more.last4.is_empty() && more.number.is_empty() == info.number.is_empty() {
-                    info.last4 = more.last4;
-                }
+                info.last4 = more.last4;
+                info.number = more.number;
             }
             (!info.last4.is_empty() || !info.bank.is_empty()).then_some(info)
         })
