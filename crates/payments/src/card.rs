@@ -55,7 +55,7 @@ const BANKS: &[&str] = &[
 ];
 
 /// Characters that stand for hidden digits (and what OCR makes of `*`).
-fn is_mask(c: char) -> bool {
+pub fn is_mask(c: char) -> bool {
     matches!(
         c,
         '*' | 'x' | 'X' | '•' | '·' | '●' | '※' | '+' | '#' | '×' | '米' | '。'

@@ -668,10 +668,7 @@ pub fn has_number(line: &str) -> bool {
 /// prefix, at least four mask characters, the last four.
 fn masked_card_of(value: &str) -> Option<String> {
     let compact = text::compact(value);
-    let stars = compact
-        .chars()
-        .filter(|c| matches!(c, '*' | 'x' | 'X' | '×' | '•' | '●'))
-        .count();
+    let stars = compact.chars().filter(|c| card::is_mask(*c)).count();
     if stars < 4 || !compact.starts_with(|c: char| ('3'..='6').contains(&c)) {
         return None;
     }
@@ -970,6 +967,11 @@ mod tests {
             Some("1234")
         );
         assert_eq!(card_in_line("参考号 REF 539143599774"), None);
+        // Stars read as `#` and `+`, the entry mode after the number.
+        assert_eq!(
+            card_in_line("621700*###+#3995 插卡").as_deref(),
+            Some("3995")
+        );
     }
 
     #[test]
