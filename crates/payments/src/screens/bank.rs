@@ -157,7 +157,8 @@ pub fn parse(f: &Fields) -> PaymentRecord {
 /// beside a bank's name or a card word, and not the other party's account.
 pub fn is_own_card_tail(line: &str) -> bool {
     let c = crate::text::compact(line);
-    let marked = ["尾号", "末四位", "后四位"].iter().any(|m| c.contains(m));
+    // 尾 alone: a shrunk screenshot's 尾号 comes back as 尾引.
+    let marked = ["尾", "末四位", "后四位"].iter().any(|m| c.contains(m));
     let names_card = card::find_bank(&c).is_some() || c.contains('卡');
     let other_party = ["对方", "收款", "对手", "转入"]
         .iter()
@@ -221,6 +222,8 @@ mod tests {
             (r.card_last4.as_str(), r.card_number.as_str()),
             ("2297", "")
         );
+        let misread = OcrPage::from_text("交易详情\n秤 兴业银行尾引 7243\n收入金额 (元)\n+31.00");
+        assert_eq!(parse(&Fields::new(&misread)).card_last4, "7243");
         let other = OcrPage::from_text(
             "交易详情\n交易金额 -58.00\n对方账户 中国银行 尾号 1234\n交易时间 2024-01-14 07:23:34",
         );
