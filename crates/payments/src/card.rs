@@ -186,9 +186,7 @@ fn masked_tail(s: &str) -> Option<String> {
     let prefixed = groups.first().is_some_and(|&g| (4..=6).contains(&g))
         && before
             .iter()
-            .filter(|c| !c.is_ascii_digit() && !c.is_whitespace())
-            .count()
-            >= 1
+            .any(|c| !c.is_ascii_digit() && !c.is_whitespace())
         && before.first().is_some_and(|c| ('3'..='6').contains(c))
         && (8..13).contains(&digits);
     let junk = before

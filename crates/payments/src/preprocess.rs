@@ -170,20 +170,18 @@ fn row_background(gray: &GrayImage, y: u32) -> u8 {
     mode_of(row_samples(gray, y)).0
 }
 
-/// A row's background when one value covers a third of it: a flat
-/// background. A gradient (a bank card's hero panel) has none.
-fn row_flat_background(gray: &GrayImage, y: u32) -> Option<u8> {
-    let samples: Vec<u8> = row_samples(gray, y).collect();
+/// The background to even a row out against: its most common value where
+/// that covers a third of the row (a flat background), else its median (a
+/// gradient, such as a bank card's hero panel, has no common value, and
+/// the mode could be the text's white).
+fn evening_background(gray: &GrayImage, y: u32) -> u8 {
+    let mut samples: Vec<u8> = row_samples(gray, y).collect();
     let (value, count) = mode_of(samples.iter().copied());
-    (count * 3 >= samples.len()).then_some(value)
-}
-
-/// Median value of a row, from a sample: a gradient's middle, the
-/// background to judge its text against.
-fn row_median(gray: &GrayImage, y: u32) -> u8 {
-    let mut values: Vec<u8> = row_samples(gray, y).collect();
-    let mid = values.len() / 2;
-    *values.select_nth_unstable(mid).1
+    if count * 3 >= samples.len() {
+        return value;
+    }
+    let mid = samples.len() / 2;
+    *samples.select_nth_unstable(mid).1
 }
 
 /// The most common value and how often it occurs (the highest value of
@@ -256,9 +254,10 @@ fn shrink_big_bands(gray: &mut GrayImage) {
     let bands = text_bands(gray);
     let mut heights: Vec<u32> = bands.iter().map(Band::height).filter(|&h| h >= 8).collect();
     heights.sort_unstable();
-    // A phone's body text is ~3.5% of the screen's width. A sparse page (a
-    // dark 支付成功 page: title beside its tick, payee, amount, a button)
-    // has too few lines for their median to be the body's.
+    // A phone's body text is ~3.5% of the screen's width; the cap, 4.5%,
+    // leaves room for large-text modes. A sparse page (a dark 支付成功
+    // page: title beside its tick, payee, amount, a button) has too few
+    // lines for their median to be the body's.
     let phone_body = (gray.width() * 45 / 1000).max(8);
     let body = heights
         .get(heights.len() / 2)
@@ -399,7 +398,7 @@ fn shrink_in_place(gray: &mut GrayImage, rect: &Band, factor: f64) {
 fn even_out_rows(gray: &mut GrayImage) {
     let (w, h) = gray.dimensions();
     for y in 0..h {
-        let mut bg = row_flat_background(gray, y).unwrap_or_else(|| row_median(gray, y));
+        let mut bg = evening_background(gray, y);
         if bg < 110 {
             for x in 0..w {
                 let p = gray.get_pixel(x, y).0[0];

@@ -329,7 +329,7 @@ fn is_card_row(line: &str) -> bool {
     let label = ["卡号", "交易卡号", "付款卡", "支付卡", "CARDNO", "CARD"]
         .iter()
         .any(|l| c.starts_with(l));
-    let method = ["付款方式", "支付方式", "退款方式", "退款路径", "退回至"]
+    let method = crate::screens::fields::PAYMENT_METHOD_LABELS
         .iter()
         .any(|l| c.starts_with(l))
         && c.contains('卡');

@@ -2,7 +2,7 @@
 //! status line (`交易成功`, `退款成功`), then rows: 支付时间/创建时间,
 //! 付款方式 `招商银行信用卡(1234)`, 商品说明, 收款方全称, 订单号.
 
-use super::fields::Fields;
+use super::fields::{self, Fields};
 use super::{Spec, extract, headline_merchant_and_status};
 use crate::record::{CHANNEL_ALIPAY, PaymentRecord, STATUS_REFUND};
 
@@ -19,7 +19,7 @@ pub const SPEC: Spec = Spec {
         "退款到账时间",
     ],
     time_labels: &[],
-    card_labels: &["付款方式", "支付方式", "退款方式", "退款路径", "退回至"],
+    card_labels: fields::PAYMENT_METHOD_LABELS,
     bank_labels: &[],
     merchant_labels: &["收款方全称", "对方全称", "商户全称", "收款方", "对方账户"],
     order_labels: &["订单号"],

@@ -79,6 +79,11 @@ const KNOWN_LABELS: &[&str] = &[
     "交易凭证",
 ];
 
+/// Labels of the payment method row, which names the card (`招商银行信用卡
+/// (1234)`) or a wallet; a refund's says where the money went back.
+pub const PAYMENT_METHOD_LABELS: &[&str] =
+    &["付款方式", "支付方式", "退款方式", "退款路径", "退回至"];
+
 /// Labels of an order's total before discounts.
 pub const ORDER_TOTAL_LABELS: &[&str] = &["订单金额", "商品金额", "原价", "总金额"];
 
