@@ -822,15 +822,14 @@ fn look_vars(seed: u64, index: usize, expected: &PaymentRecord) -> Vec<(&'static
         ("date_compact", compact),
         ("time_hms", hms),
     ]);
-    let cents = expected
-        .amount
-        .split_once('.')
-        .and_then(|(yuan, fen)| Some(yuan.parse::<i64>().ok()? * 100 + fen.parse::<i64>().ok()?));
     out.extend([
         ("amount_abs", expected.amount.clone()),
         (
             "amount_grouped",
-            cents.map(|c| Money(c).grouped()).unwrap_or_default(),
+            expected
+                .amount_cents()
+                .map(|c| Money(c).grouped())
+                .unwrap_or_default(),
         ),
         ("last4", expected.card_last4.clone()),
         (
