@@ -57,7 +57,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let preprocess::Prepared { gray, photo } = preprocess::prepare_image(&image, &prep);
+        let preprocess::Prepared { gray, photo, .. } = preprocess::prepare_image(&image, &prep);
         println!(
             "== {file} ({}x{} prepared{}, {mode:?})",
             gray.width(),

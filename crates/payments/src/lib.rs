@@ -19,6 +19,7 @@ pub mod preprocess;
 pub mod recognize;
 pub mod record;
 pub mod screens;
+pub mod split_view;
 pub mod text;
 
 pub use error::PaymentsError;

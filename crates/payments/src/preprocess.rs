@@ -70,6 +70,20 @@ pub struct Prepared {
     pub gray: GrayImage,
     /// A photo (a POS slip on a desk) rather than a screenshot.
     pub photo: bool,
+    /// The big lines shrunk in `gray`, as they were.
+    pub big_lines: Vec<BigLine>,
+}
+
+/// A big line (a headline amount) as it was before it was shrunk for the
+/// page's OCR: the re-read of the amount reads it from these pixels, at a
+/// size of its own, rather than from the shrunk copy, whose resampled bold
+/// glyphs read alike to every model (`¥730.97` as `130.97`).
+#[derive(Debug, Clone)]
+pub struct BigLine {
+    /// Where it stood, in the prepared image's pixels.
+    pub rect: Band,
+    /// Its pixels with a margin (see [`big_line`]).
+    pub pixels: GrayImage,
 }
 
 /// Greyscale, inverted if dark, scaled, straightened.
@@ -86,18 +100,25 @@ pub fn prepare_image(image: &DynamicImage, prep: &Prep) -> Prepared {
         return Prepared {
             gray: prepare_photo(&gray, prep),
             photo: true,
+            big_lines: Vec::new(),
         };
     }
+    let (gray, big_lines) = prepare_screen(gray, prep);
     Prepared {
-        gray: prepare_screen(gray, prep),
+        gray,
         photo: false,
+        big_lines,
     }
 }
 
-/// A screenshot: inverted if dark, scaled, straightened if slanted.
-fn prepare_screen(mut gray: GrayImage, prep: &Prep) -> GrayImage {
+/// A screenshot: inverted if dark, scaled, straightened if slanted; with
+/// the big lines it shrank.
+fn prepare_screen(mut gray: GrayImage, prep: &Prep) -> (GrayImage, Vec<BigLine>) {
     if is_dark(&gray) {
         image::imageops::invert(&mut gray);
+    }
+    if let Some(pane) = crate::split_view::detail_pane(&gray) {
+        gray = pane;
     }
     let (w, h) = gray.dimensions();
     // A slanted image is a photo (a POS slip), whatever its shape; an
@@ -132,10 +153,12 @@ fn prepare_screen(mut gray: GrayImage, prep: &Prep) -> GrayImage {
         even_out_rows(&mut out);
     }
     // Row bands are only clean on screens, not on photos.
-    if prep.shrink_big_text && screen {
-        shrink_big_bands(&mut out);
-    }
-    out
+    let big_lines = if prep.shrink_big_text && screen {
+        shrink_big_bands(&mut out)
+    } else {
+        Vec::new()
+    };
+    (out, big_lines)
 }
 
 /// A horizontal band of rows that hold text (or an icon).
@@ -250,20 +273,27 @@ pub fn text_bands(gray: &GrayImage) -> Vec<Band> {
 /// amount): it is cut into column segments at blank gaps, and each segment
 /// into its own lines, so that only the big line itself is shrunk, by its
 /// own height.
-fn shrink_big_bands(gray: &mut GrayImage) {
+fn shrink_big_bands(gray: &mut GrayImage) -> Vec<BigLine> {
+    let mut shrunk = Vec::new();
     let bands = text_bands(gray);
     let mut heights: Vec<u32> = bands.iter().map(Band::height).filter(|&h| h >= 8).collect();
     heights.sort_unstable();
     // A phone's body text is ~3.5% of the screen's width; the cap, 4.5%,
-    // leaves room for large-text modes. A sparse page (a dark 支付成功
-    // page: title beside its tick, payee, amount, a button) has too few
-    // lines for their median to be the body's.
+    // leaves room for large-text modes. A sparse page (a 支付成功 page:
+    // title beside its tick, payee, amount, a method row, a button) has
+    // too few lines for their median to be the body's: there the lower
+    // third is.
     let phone_body = (gray.width() * 45 / 1000).max(8);
+    let typical = if heights.len() < 8 {
+        heights.len() / 3
+    } else {
+        heights.len() / 2
+    };
     let body = heights
-        .get(heights.len() / 2)
+        .get(typical)
         .filter(|_| heights.len() >= 4)
-        .map_or(phone_body, |&median| median.min(phone_body));
-    let is_big = |h: u32| h * 10 >= body * 17;
+        .map_or(phone_body, |&h| h.min(phone_body));
+    let is_big = |h: u32| h * 10 >= body * 15;
     for band in bands {
         if !is_big(band.height()) {
             continue;
@@ -272,9 +302,8 @@ fn shrink_big_bands(gray: &mut GrayImage) {
         if band.right - band.left > gray.width() * 95 / 100 {
             continue;
         }
-        let big: Vec<Band> = band_pieces(gray, &band, (body / 2).max(4))
+        let (big, small): (Vec<Band>, Vec<Band>) = band_pieces(gray, &band, (body / 2).max(4))
             .into_iter()
-            .filter(|(line, _)| is_big(line.height()))
             .map(|(line, (left, right))| Band {
                 // The segment's own edges: within the segment a line's
                 // edges are judged against the segment's background.
@@ -282,8 +311,12 @@ fn shrink_big_bands(gray: &mut GrayImage) {
                 right,
                 ..line
             })
-            .collect();
+            .partition(|line| is_big(line.height()));
         for rect in join_glyph_pieces(big) {
+            for sign in signs_beside(&rect, &small, body) {
+                fill(gray, &sign, rect.background);
+            }
+            shrunk.push(big_line(gray, rect));
             shrink_in_place(
                 gray,
                 &rect,
@@ -291,6 +324,7 @@ fn shrink_big_bands(gray: &mut GrayImage) {
             );
         }
     }
+    shrunk
 }
 
 /// Joins big pieces that are one line cut at wide gaps (a hairline font's
@@ -321,6 +355,60 @@ fn join_glyph_pieces(mut pieces: Vec<Band>) -> Vec<Band> {
     out
 }
 
+/// A big line's rectangle and its pixels before it is shrunk, with a
+/// margin of a quarter of its height above and below and an eighth on
+/// either side (a small `元` after the amount stays out).
+fn big_line(gray: &GrayImage, rect: Band) -> BigLine {
+    let margin = rect.height() / 4;
+    let side = rect.height() / 8;
+    let left = rect.left.saturating_sub(side);
+    let top = rect.top.saturating_sub(margin);
+    let right = (rect.right + side).min(gray.width());
+    let bottom = (rect.bottom + margin).min(gray.height());
+    let pixels = image::imageops::crop_imm(gray, left, top, right - left, bottom - top).to_image();
+    BigLine { rect, pixels }
+}
+
+/// The single glyphs standing beside a big line on its rows, at most three
+/// body heights off: a small `¥` before a headline amount, a `+` set apart
+/// by a wide gap, a `元` after it. The big line shrunk and centred, such a
+/// sign would be left far off on the old baseline, where OCR reads it as an
+/// ideograph (`闻 105.72`, `路 364.00`); so it is erased, and the amount
+/// stands alone as a headline does (a refund is told by its status words,
+/// not by the sign).
+fn signs_beside(rect: &Band, small: &[Band], body: u32) -> Vec<Band> {
+    let near = body * 3;
+    // A `+` whose bar spans its whole segment is cut there into two
+    // pieces (a row of ink from edge to edge passes for a rule): pieces of
+    // one segment are one glyph again.
+    let mut glyphs: Vec<Band> = Vec::new();
+    for s in small {
+        match glyphs
+            .iter_mut()
+            .find(|g| g.left == s.left && g.right == s.right)
+        {
+            Some(g) => {
+                g.top = g.top.min(s.top);
+                g.bottom = g.bottom.max(s.bottom);
+            }
+            None => glyphs.push(*s),
+        }
+    }
+    glyphs
+        .into_iter()
+        .filter(|s| {
+            let on_rows = s.top >= rect.top && s.bottom <= rect.bottom;
+            let one_glyph = s.right - s.left <= body * 2;
+            // A minus or plus sign is flat or short; a currency sign is
+            // about half the digits' height.
+            let tall = s.height() * 10 >= rect.height() * 4;
+            let beside = (s.right <= rect.left && rect.left - s.right <= near)
+                || (s.left >= rect.right && s.left - rect.right <= near);
+            on_rows && one_glyph && tall && beside
+        })
+        .collect()
+}
+
 /// The page's lines of text one by one: each band cut into column
 /// segments at blank gaps wider than `gap`, and each segment into its own
 /// lines (a logo spanning two lines joins them into one band; beside it,
@@ -331,6 +419,37 @@ pub fn text_pieces(gray: &GrayImage, gap: u32) -> Vec<Band> {
         .flat_map(|band| band_pieces(gray, band, gap))
         .map(|(line, _)| line)
         .collect()
+}
+
+/// The lines of a piece beside a leading icon (a bank's square badge
+/// beside its name over the card number, which joins the two lines into
+/// one piece); the piece itself when it has no such icon or one line.
+pub fn lines_beside_icon(gray: &GrayImage, piece: &Band) -> Vec<Band> {
+    let segments = column_segments(gray, piece, (piece.height() / 10).max(4));
+    let icon = match segments.as_slice() {
+        [(left, right), (next, _), ..] if right - left <= piece.height() * 13 / 10 => Some(*next),
+        _ => None,
+    };
+    let Some(left) = icon else {
+        return vec![*piece];
+    };
+    let crop = image::imageops::crop_imm(gray, left, piece.top, piece.right - left, piece.height())
+        .to_image();
+    let lines: Vec<Band> = text_bands(&crop)
+        .into_iter()
+        .map(|b| Band {
+            top: piece.top + b.top,
+            bottom: piece.top + b.bottom,
+            left: left + b.left,
+            right: left + b.right,
+            background: piece.background,
+        })
+        .collect();
+    if lines.len() >= 2 {
+        lines
+    } else {
+        vec![*piece]
+    }
 }
 
 /// The lines of one band, segment by segment (see [`text_pieces`]), each
@@ -356,7 +475,7 @@ fn band_pieces(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(Band, (u32, u32)
 
 /// Horizontal spans of a band that hold ink, split at blank gaps of at
 /// least `gap` columns.
-fn column_segments(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(u32, u32)> {
+pub fn column_segments(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(u32, u32)> {
     let mut segments: Vec<(u32, u32)> = Vec::new();
     let mut blank_run = u32::MAX;
     for x in band.left..band.right {
@@ -381,14 +500,19 @@ fn shrink_in_place(gray: &mut GrayImage, rect: &Band, factor: f64) {
     let (width, height) = (rect.right - rect.left, rect.height());
     let crop = image::imageops::crop_imm(gray, rect.left, rect.top, width, height).to_image();
     let small = downscale(&crop, factor);
-    for y in rect.top..rect.bottom {
-        for x in rect.left..rect.right {
-            gray.put_pixel(x, y, image::Luma([rect.background]));
-        }
-    }
+    fill(gray, rect, rect.background);
     let x = rect.left + width.saturating_sub(small.width()) / 2;
     let y = rect.top + height.saturating_sub(small.height()) / 2;
     image::imageops::replace(gray, &small, i64::from(x), i64::from(y));
+}
+
+/// Paints a rectangle with one value.
+fn fill(gray: &mut GrayImage, rect: &Band, value: u8) {
+    for y in rect.top..rect.bottom {
+        for x in rect.left..rect.right {
+            gray.put_pixel(x, y, image::Luma([value]));
+        }
+    }
 }
 
 /// Makes every row dark text on white: rows of a dark panel (a bank app's
@@ -399,7 +523,7 @@ fn even_out_rows(gray: &mut GrayImage) {
     let (w, h) = gray.dimensions();
     for y in 0..h {
         let mut bg = evening_background(gray, y);
-        if bg < 110 {
+        if bg < 110 || has_light_text(gray, y, bg) {
             for x in 0..w {
                 let p = gray.get_pixel(x, y).0[0];
                 gray.put_pixel(x, y, image::Luma([255 - p]));
@@ -414,6 +538,27 @@ fn even_out_rows(gray: &mut GrayImage) {
             gray.put_pixel(x, y, image::Luma([u8::try_from(value).unwrap_or(0)]));
         }
     }
+}
+
+/// A mid-tone row (an orange or green header panel, grey enough not to
+/// count as dark) whose text is lighter than it: white text on the panel
+/// would otherwise be evened out to nothing, as only ink darker than the
+/// background counts. Text covers less than a third of a row; a dashed
+/// rule's white gaps cover more.
+fn has_light_text(gray: &GrayImage, y: u32, bg: u8) -> bool {
+    if bg >= 200 {
+        return false;
+    }
+    let (mut light, mut dark) = (0u32, 0u32);
+    for x in 0..gray.width() {
+        let p = gray.get_pixel(x, y).0[0];
+        if p > bg.saturating_add(40) {
+            light += 1;
+        } else if p < bg.saturating_sub(40) {
+            dark += 1;
+        }
+    }
+    light > dark && light * 3 < gray.width()
 }
 
 /// Dark-mode screens: mostly dark pixels.
@@ -1083,6 +1228,22 @@ fn filter3x3(grid: &[u8], gw: usize, gh: usize, f: impl Fn(&[u8]) -> u8) -> Vec<
 mod tests {
     use super::*;
 
+    /// Striped ink (every third column blank, like glyph strokes).
+    fn ink(img: &mut GrayImage, x0: u32, y0: u32, w: u32, h: u32) {
+        for y in y0..y0 + h {
+            for x in (x0..x0 + w).filter(|x| x % 3 != 0) {
+                img.put_pixel(x, y, image::Luma([0]));
+            }
+        }
+    }
+
+    /// Four body lines 10 px high, two above and two below y 100..300.
+    fn body_lines(img: &mut GrayImage) {
+        for top in [20, 60, 300, 340] {
+            ink(img, 40, top, 120, 10);
+        }
+    }
+
     /// White page with dark horizontal bars like lines of text.
     fn striped(w: u32, h: u32) -> GrayImage {
         GrayImage::from_fn(w, h, |x, y| {
@@ -1131,20 +1292,11 @@ mod tests {
         // Body lines, then a tall line of three glyphs 30 px apart and a
         // small point on its baseline between the last two.
         let mut img = GrayImage::from_pixel(300, 400, image::Luma([255]));
-        let mut ink = |x0: u32, y0: u32, w: u32, h: u32| {
-            for y in y0..y0 + h {
-                for x in (x0..x0 + w).filter(|x| x % 3 != 0) {
-                    img.put_pixel(x, y, image::Luma([0]));
-                }
-            }
-        };
-        for top in [20, 60, 300, 340] {
-            ink(40, top, 120, 10);
-        }
+        body_lines(&mut img);
         for left in [40, 90, 170] {
-            ink(left, 100, 20, 40);
+            ink(&mut img, left, 100, 20, 40);
         }
-        ink(144, 134, 6, 6);
+        ink(&mut img, 144, 134, 6, 6);
         shrink_big_bands(&mut img);
         let line = text_bands(&img)[2];
         assert!(line.height() <= 14, "{line:?}");
@@ -1230,6 +1382,62 @@ mod tests {
                 "panel at {x} becomes paper"
             );
         }
+    }
+
+    #[test]
+    fn white_text_on_an_orange_panel_becomes_dark_on_white() {
+        // An orange header greys to ~137, not dark enough to count as a
+        // dark panel; its white text must not even out to nothing.
+        let mut img = GrayImage::from_fn(200, 20, |x, y| {
+            let text = (5..15).contains(&y) && (80..120).contains(&x) && x % 3 != 0;
+            image::Luma([if text { 255 } else { 137 }])
+        });
+        even_out_rows(&mut img);
+        assert!(img.get_pixel(82, 10).0[0] < 80, "text becomes ink");
+        assert!(img.get_pixel(10, 10).0[0] > 200, "panel becomes paper");
+    }
+
+    #[test]
+    fn a_dashed_rule_is_no_light_text() {
+        // Grey dashes with white gaps as wide: the gaps are no text.
+        let img = GrayImage::from_fn(200, 1, |x, _| {
+            image::Luma([if x % 8 < 5 { 190 } else { 255 }])
+        });
+        assert!(!has_light_text(&img, 0, 190));
+    }
+
+    #[test]
+    fn a_small_sign_beside_a_big_amount_is_erased() {
+        // Body lines, then a big amount with a small currency sign on its
+        // baseline just before it.
+        let mut img = GrayImage::from_pixel(400, 400, image::Luma([255]));
+        body_lines(&mut img);
+        ink(&mut img, 100, 100, 200, 34);
+        ink(&mut img, 70, 120, 14, 14);
+        let shrunk = shrink_big_bands(&mut img);
+        let sign_left = (120..134).any(|y| (70..84).any(|x| img.get_pixel(x, y).0[0] < 128));
+        assert!(!sign_left, "the sign is gone");
+        let line = text_bands(&img)[2];
+        assert!(line.height() <= 14, "{line:?}");
+        // The big line is kept as it was, for the amount's re-read.
+        assert_eq!(shrunk.len(), 1);
+        assert_eq!((shrunk[0].rect.top, shrunk[0].rect.bottom), (100, 134));
+        assert!(shrunk[0].pixels.height() > 34);
+    }
+
+    #[test]
+    fn a_badge_beside_two_lines_parts_them() {
+        // A square badge 60 px high beside a name over a card number.
+        let mut img = GrayImage::from_pixel(500, 100, image::Luma([255]));
+        ink(&mut img, 10, 20, 60, 60);
+        ink(&mut img, 90, 22, 150, 20);
+        ink(&mut img, 90, 55, 300, 20);
+        let piece = text_pieces(&img, 40)[0];
+        assert_eq!((piece.top, piece.bottom), (20, 80));
+        let lines = lines_beside_icon(&img, &piece);
+        assert_eq!(lines.len(), 2);
+        assert_eq!((lines[1].top, lines[1].bottom), (55, 75));
+        assert!(lines[1].left >= 90);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use image::{DynamicImage, GrayImage};
 
 use crate::error::PaymentsError;
 use crate::ocr::{Ocr, OcrPage, PageMode, Tesseract};
-use crate::preprocess::{self, Prep};
+use crate::preprocess::{self, BigLine, Prep};
 use crate::record::{FIELD_AMOUNT, FIELD_CARD_LAST4, PaymentRecord};
 use crate::screens::{self, ScreenType};
 use crate::{amount, card};
@@ -80,7 +80,11 @@ impl<O: Ocr> Recognizer<O> {
         file: &str,
         image: &DynamicImage,
     ) -> Result<Recognition, PaymentsError> {
-        let preprocess::Prepared { gray, photo } = preprocess::prepare_image(image, &self.prep);
+        let preprocess::Prepared {
+            gray,
+            photo,
+            big_lines,
+        } = preprocess::prepare_image(image, &self.prep);
         let mut best: Option<Recognition> = None;
         for &mode in &self.modes {
             let page = if photo {
@@ -89,7 +93,7 @@ impl<O: Ocr> Recognizer<O> {
                 self.ocr.recognize(&gray, mode)?
             };
             let mut pass = read_page(file, &page, mode);
-            self.reread(&gray, &page, &mut pass, photo)?;
+            self.reread(&gray, &big_lines, &page, &mut pass, photo)?;
             let merged = match best.take() {
                 Some(sofar) => merge(sofar, pass),
                 None => pass,
@@ -114,6 +118,7 @@ impl<O: Ocr> Recognizer<O> {
     fn reread(
         &self,
         gray: &GrayImage,
+        big_lines: &[BigLine],
         page: &OcrPage,
         pass: &mut Recognition,
         photo: bool,
@@ -152,8 +157,17 @@ impl<O: Ocr> Recognizer<O> {
             .unzip();
         let amount_has_currency = amount_has_currency.unwrap_or(false);
         let mut crops = Vec::new();
-        if let Some(row) = amount_row.and_then(|l| crop_numbers(gray, l, photo)) {
-            crops.push((FIELD_AMOUNT, row));
+        // Other renderings of a crop, for a second re-read of a disputed
+        // value: a big line's shrunk copy beside its original pixels.
+        let mut alternates = Vec::new();
+        if let Some(line) = amount_row {
+            match big_line_of(big_lines, line) {
+                Some(big) => {
+                    crops.push((FIELD_AMOUNT, big));
+                    alternates.extend(crop_numbers(gray, line, photo).map(|c| (FIELD_AMOUNT, c)));
+                }
+                None => crops.extend(crop_numbers(gray, line, photo).map(|c| (FIELD_AMOUNT, c))),
+            }
         }
         if let Some(row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
             crops.push((FIELD_CARD_LAST4, row));
@@ -164,10 +178,26 @@ impl<O: Ocr> Recognizer<O> {
             && pass.screen == ScreenType::BankCard
             && pass.record.card_last4.is_empty()
         {
-            for band in missed_bands(gray, page, 6) {
-                if let Some(crop) = crop_band(gray, &band) {
-                    crops.push((MISSED_LINE, crop));
-                }
+            let missed = missed_bands(gray, page, 6);
+            if let Some(found) = self.read_missed_lines(gray, &missed)? {
+                pass.record.card_last4 = found.last4;
+                pass.record.card_number = found.number;
+            }
+        }
+        // No amount read at all, but a headline the page mangled
+        // (`f22.006` for a heavy `¥22.66`): a crop read alone often reads.
+        let mut headline_whole = None;
+        if cents.is_none() && !photo && pass.screen != ScreenType::NoPayment {
+            let garbled = page
+                .lines
+                .iter()
+                .find_map(|l| garbled_headline(&l.text).map(|whole| (l, whole)));
+            if let Some((line, whole)) = garbled
+                && let Some(crop) =
+                    big_line_of(big_lines, line).or_else(|| crop_numbers(gray, line, false))
+            {
+                crops.push((GARBLED_HEADLINE, crop));
+                headline_whole = Some(whole);
             }
         }
         if crops.is_empty() {
@@ -183,6 +213,7 @@ impl<O: Ocr> Recognizer<O> {
             self.ocr.recognize(&stacked, PageMode::Digits)?
         };
         tracing::debug!(text = %reread.text(), "digits re-read");
+
         for (field, (top, bottom)) in bands {
             let text: String = reread
                 .lines
@@ -195,12 +226,16 @@ impl<O: Ocr> Recognizer<O> {
                 .collect::<Vec<_>>()
                 .join(" ");
             let r = &mut pass.record;
-            if field == MISSED_LINE {
-                if r.card_last4.is_empty()
-                    && let Some(found) = card::number_line(&text)
+            if field == GARBLED_HEADLINE {
+                // Taken only when its whole part is the page's: the page
+                // mangled the decimals, not the number.
+                let hit = amount::find_amounts(&text)
+                    .into_iter()
+                    .find(|h| h.alone && Some((h.cents / 100).to_string()) == headline_whole);
+                if let Some(h) = hit
+                    && r.amount.is_empty()
                 {
-                    r.card_last4 = found.last4;
-                    r.card_number = found.number;
+                    r.amount = amount::format_cents(h.cents);
                 }
                 continue;
             }
@@ -231,11 +266,29 @@ impl<O: Ocr> Recognizer<O> {
                 // ending the re-read still agree. Only where the page saw a
                 // currency sign: after a bare minus, an extra digit in front
                 // is one the page dropped (`-630.59` read as `-30.59`).
-                let agrees = hits.iter().any(|h| Some(h.cents) == cents)
+                let mut agrees = hits.iter().any(|h| Some(h.cents) == cents)
                     || (amount_has_currency
                         && !page_digits.is_empty()
                         && digits(&text).ends_with(&page_digits));
+                // A screen's heavy headline digits read differently at
+                // slightly different sizes (`¥730.97` as `130.97` at one,
+                // right at the next): before the page's amount is
+                // dropped, its crop is read once more, smaller.
                 if !agrees {
+                    agrees =
+                        self.second_read_agrees(&crops, &alternates, FIELD_AMOUNT, photo, |t| {
+                            amount::find_amounts(t)
+                                .iter()
+                                .any(|h| Some(h.cents) == cents)
+                        })?;
+                }
+                let restored = match (amount_row, cents) {
+                    (Some(row), Some(c)) if !agrees => restored_first_digit(&row.text, c, &hits),
+                    _ => None,
+                };
+                if let Some(whole) = restored {
+                    r.amount = amount::format_cents(whole);
+                } else if !agrees {
                     r.amount.clear();
                     if slip {
                         pass.contested.push(FIELD_AMOUNT);
@@ -266,7 +319,15 @@ impl<O: Ocr> Recognizer<O> {
                 }
                 if r.card_last4.is_empty() {
                     r.card_last4 = seen;
-                } else if r.card_last4 != seen {
+                } else if r.card_last4 != seen
+                    && !self.second_read_agrees(
+                        &crops,
+                        &alternates,
+                        FIELD_CARD_LAST4,
+                        photo,
+                        |t| card_last4_of(t.trim()) == r.card_last4,
+                    )?
+                {
                     r.card_last4.clear();
                     r.card_number.clear();
                     if slip {
@@ -278,6 +339,113 @@ impl<O: Ocr> Recognizer<O> {
         }
         pass.record.fill_unreadable();
         Ok(())
+    }
+}
+
+impl<O: Ocr> Recognizer<O> {
+    /// The card number among lines the page's OCR left out, read word by
+    /// word: each line cut at its blank gaps, every word on a row of its
+    /// own, all in one image read with the page's model. Tesseract drops a
+    /// whole line of `6200 **** **** 5207` in a monospaced font, but reads
+    /// its words one by one.
+    fn read_missed_lines(
+        &self,
+        gray: &GrayImage,
+        missed: &[preprocess::Band],
+    ) -> Result<Option<card::CardInfo>, PaymentsError> {
+        let mut words = Vec::new();
+        let mut owners = Vec::new();
+        for (i, band) in missed.iter().enumerate() {
+            let gap = (band.height() / 2).max(4);
+            for (left, right) in preprocess::column_segments(gray, band, gap) {
+                let word = preprocess::Band {
+                    left,
+                    right,
+                    ..*band
+                };
+                if let Some(crop) = crop_band(gray, &word) {
+                    words.push((MISSED_LINE, crop));
+                    owners.push(i);
+                }
+            }
+        }
+        if words.is_empty() {
+            return Ok(None);
+        }
+        let (stacked, placements) = stack(&words);
+        let lines_as = |read: &OcrPage| {
+            let mut texts = vec![Vec::new(); missed.len()];
+            for (owner, (_, (top, bottom))) in owners.iter().zip(&placements) {
+                let word: Vec<&str> = read
+                    .lines
+                    .iter()
+                    .filter(|l| (*top..*bottom).contains(&((l.top + l.bottom) / 2)))
+                    .map(|l| l.text.as_str())
+                    .collect();
+                texts[*owner].push(word.join(" "));
+            }
+            texts
+                .into_iter()
+                .map(|words| words.join(" "))
+                .collect::<Vec<_>>()
+        };
+        let page_model = lines_as(&self.ocr.recognize(&stacked, PageMode::Block)?);
+        let Some((line, found)) = page_model.iter().enumerate().find_map(|(i, line)| {
+            // A labelled line (`卡号 6200 kt 0295`) is read as a card
+            // field; an unlabelled one must look like a card number.
+            let found = if is_card_row(line) {
+                Some(card::parse_card_field(line)).filter(|c| !c.last4.is_empty())
+            } else {
+                card::number_line(line)
+            };
+            found.map(|f| (i, f))
+        }) else {
+            return Ok(None);
+        };
+        // Nothing else vouches for this line: the digits model must end
+        // it with the same four digits (at 720 px the page's model reads
+        // `1540` as `1549`; the digits model reads the stars as `2`, so
+        // only its last group is compared).
+        let digits_model = lines_as(&self.ocr.recognize(&stacked, PageMode::Digits)?);
+        let confirmed = digits_model
+            .get(line)
+            .and_then(|t| t.split_whitespace().last())
+            .is_some_and(|tail| tail == found.last4);
+        Ok(confirmed.then_some(found))
+    }
+
+    /// Whether a screen's crop of `field`, read once more, says what the
+    /// page said: heavy digits read differently at slightly different
+    /// sizes and resamplings (`¥730.97` as `130.97` in one, right in the
+    /// next), so a disputed value gets a second re-read, of the other
+    /// renderings of its crop and of the crop made smaller, before it is
+    /// dropped. Only agreement counts. A slip's disputes stand (a slashed
+    /// zero reads as `8` at any size).
+    fn second_read_agrees(
+        &self,
+        crops: &[(&'static str, GrayImage)],
+        alternates: &[(&'static str, GrayImage)],
+        field: &str,
+        photo: bool,
+        agrees: impl Fn(&str) -> bool,
+    ) -> Result<bool, PaymentsError> {
+        if photo {
+            return Ok(false);
+        }
+        let smaller = crops
+            .iter()
+            .filter(|(f, _)| *f == field)
+            .map(|(_, crop)| preprocess::downscale(crop, SECOND_READ_SCALE));
+        let others = alternates
+            .iter()
+            .filter(|(f, _)| *f == field)
+            .map(|(_, crop)| crop.clone());
+        for image in others.chain(smaller) {
+            if agrees(&self.ocr.recognize(&image, PageMode::Digits)?.text()) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }
 
@@ -297,6 +465,70 @@ fn bracketed_four(text: &str) -> Option<String> {
         .chars()
         .all(|c| c.is_ascii_digit() || matches!(c, '(' | ')' | '+' | '|' | '[' | ']' | ' '));
     (digits.len() == 4 && rest_is_brackets).then_some(digits)
+}
+
+/// The amount whose first digit the page read as a look-alike letter glued
+/// to the rest (a thin `5` as `D` in `-D43.06`): the re-read's amount when
+/// it is that digit followed by the page's digits.
+fn restored_first_digit(
+    page_line: &str,
+    page_cents: i64,
+    reread: &[amount::AmountHit],
+) -> Option<i64> {
+    const LOOK_ALIKES: &[char] = &[
+        'D', 'O', 'Q', 'S', 's', 'B', 'b', 'Z', 'z', 'G', 'I', 'l', 'A',
+    ];
+    let compact: Vec<char> = page_line
+        .chars()
+        .filter(|c| !matches!(c, ' ' | ','))
+        .collect();
+    let written: Vec<char> = amount::format_cents(page_cents.abs()).chars().collect();
+    let at = compact
+        .windows(written.len())
+        .position(|w| w == written.as_slice())?;
+    let letter = *compact.get(at.checked_sub(1)?)?;
+    // A lone glued letter: after it a word would go on (`RMB43.06`).
+    let lone = at < 2 || !compact[at - 2].is_alphanumeric();
+    if !LOOK_ALIKES.contains(&letter) || !lone {
+        return None;
+    }
+    let page_digits: String = written.iter().filter(|c| c.is_ascii_digit()).collect();
+    reread.iter().find_map(|h| {
+        let digits: String = amount::format_cents(h.cents)
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
+        (digits.len() == page_digits.len() + 1 && digits.ends_with(&page_digits)).then_some(h.cents)
+    })
+}
+
+/// Scale of the second re-read of an amount the first re-read disputed.
+const SECOND_READ_SCALE: f64 = 0.83;
+
+/// Label of a crop holding a headline the page read as no amount.
+const GARBLED_HEADLINE: &str = "garbled_headline";
+
+/// The whole part of a line that is nothing but a number with a point
+/// read with other than two decimals (`f22.006`, `Y22.600`), after at most
+/// two signs or letters (a currency sign misread): a headline amount the
+/// page mangled.
+fn garbled_headline(line: &str) -> Option<String> {
+    let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let start = compact.find(|c: char| c.is_ascii_digit())?;
+    let (lead, number) = compact.split_at(start);
+    if lead.chars().count() > 2 || lead.chars().any(|c| c.is_alphanumeric() && !c.is_ascii()) {
+        return None;
+    }
+    let (whole, decimals) = number.split_once('.')?;
+    let whole: String = whole.chars().filter(|c| *c != ',').collect();
+    let digits_only = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let garbled = digits_only(&whole)
+        && digits_only(decimals)
+        && decimals.len() != 2
+        && decimals.len() <= 4
+        && whole.len() <= 8
+        && !(whole.len() > 1 && whole.starts_with('0'));
+    garbled.then_some(whole)
 }
 
 /// Label of a crop holding a band the page's OCR left out.
@@ -334,6 +566,27 @@ fn is_card_row(line: &str) -> bool {
         .any(|l| c.starts_with(l))
         && c.contains('卡');
     label || method || crate::screens::bank::is_own_card_tail(line)
+}
+
+/// A line's crop for a re-read when it is a big line: its pixels from
+/// before it was shrunk, scaled like [`crop_numbers`]' crops.
+fn big_line_of(big_lines: &[BigLine], line: &crate::ocr::Line) -> Option<GrayImage> {
+    let mid = u32::try_from((line.top + line.bottom) / 2).ok()?;
+    let (left, right) = (
+        u32::try_from(line.left).ok()?,
+        u32::try_from(line.right).ok()?,
+    );
+    big_lines
+        .iter()
+        .find(|b| {
+            (b.rect.top..b.rect.bottom).contains(&mid) && left < b.rect.right && right > b.rect.left
+        })
+        .map(|b| {
+            fit_row(
+                b.pixels.clone(),
+                i32::try_from(b.rect.height()).unwrap_or(48),
+            )
+        })
 }
 
 /// The numbers of a line (on a screen from the end of the label before
@@ -393,14 +646,22 @@ fn crop_band(gray: &GrayImage, band: &preprocess::Band) -> Option<GrayImage> {
 /// `limit`.
 fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<preprocess::Band> {
     preprocess::text_pieces(gray, 40)
-        .into_iter()
+        .iter()
+        .flat_map(|piece| preprocess::lines_beside_icon(gray, piece))
         .filter(|b| (12..=120).contains(&b.height()) && b.right - b.left >= 3 * b.height())
         .filter(|b| {
             let (top, bottom) = (i64::from(b.top), i64::from(b.bottom));
             let (left, right) = (i64::from(b.left), i64::from(b.right));
+            // Covered when a line's middle lies on the piece's rows: a line
+            // box stretched by an icon beside two lines (a bank's badge
+            // beside its name over the card number) covers only one; and a
+            // line tesseract all but rejected (`由 4 二` for the badge, the
+            // name and the number) covers none.
             !page.lines.iter().any(|l| {
-                i64::from(l.top) < bottom
-                    && i64::from(l.bottom) > top
+                let mid = (i64::from(l.top) + i64::from(l.bottom)) / 2;
+                l.conf >= 60.0
+                    && mid >= top
+                    && mid < bottom
                     && i64::from(l.left) < right
                     && i64::from(l.right) > left
             })
@@ -715,6 +976,31 @@ mod tests {
                 .iter()
                 .any(|f| f == FIELD_CARD_LAST4)
         );
+    }
+
+    #[test]
+    fn a_first_digit_read_as_a_letter_is_restored_from_the_re_read() {
+        let reread = amount::find_amounts("-543.06");
+        assert_eq!(restored_first_digit("-D43.06", 4306, &reread), Some(54306));
+        // A word before the amount is no misread digit.
+        let reread = amount::find_amounts("843.06");
+        assert_eq!(restored_first_digit("RMB43.06", 4306, &reread), None);
+        // The re-read must end with the page's digits.
+        let reread = amount::find_amounts("-643.10");
+        assert_eq!(restored_first_digit("-D43.06", 4306, &reread), None);
+        // Not a look-alike of a digit.
+        let reread = amount::find_amounts("-543.06");
+        assert_eq!(restored_first_digit("-K43.06", 4306, &reread), None);
+    }
+
+    #[test]
+    fn mangled_headlines() {
+        assert_eq!(garbled_headline("f22.006").as_deref(), Some("22"));
+        assert_eq!(garbled_headline("Y 1,022.600").as_deref(), Some("1022"));
+        assert_eq!(garbled_headline("¥22.66"), None, "read well");
+        assert_eq!(garbled_headline("订单 22.006"), None, "labelled");
+        assert_eq!(garbled_headline("v1.2.3"), None);
+        assert_eq!(garbled_headline("07.123"), None);
     }
 
     #[test]

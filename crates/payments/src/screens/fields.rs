@@ -81,8 +81,15 @@ const KNOWN_LABELS: &[&str] = &[
 
 /// Labels of the payment method row, which names the card (`招商银行信用卡
 /// (1234)`) or a wallet; a refund's says where the money went back.
-pub const PAYMENT_METHOD_LABELS: &[&str] =
-    &["付款方式", "支付方式", "退款方式", "退款路径", "退回至"];
+pub const PAYMENT_METHOD_LABELS: &[&str] = &[
+    "付款方式",
+    "支付方式",
+    "退款方式",
+    "退款路径",
+    "退回至",
+    "退回账户",
+    "退款账户",
+];
 
 /// Labels of an order's total before discounts.
 pub const ORDER_TOTAL_LABELS: &[&str] = &["订单金额", "商品金额", "原价", "总金额"];
@@ -93,8 +100,17 @@ const PAYMENT_TIME_LABELS: &[&str] = &["支付时间", "付款时间", "交易�
 /// Labels of the time money came back.
 const REFUND_TIME_LABELS: &[&str] = &["退款时间"];
 
-/// Labels of a discount row.
-const DISCOUNT_LABELS: &[&str] = &["优惠金额", "优惠", "立减", "红包抵扣", "券抵扣", "折扣"];
+/// Labels of a discount row (UnionPay names its own: `银联立减`).
+const DISCOUNT_LABELS: &[&str] = &[
+    "优惠金额",
+    "优惠",
+    "立减",
+    "银联立减",
+    "随机立减",
+    "红包抵扣",
+    "券抵扣",
+    "折扣",
+];
 
 /// Words of an account balance line (`账户余额`, `可用余额`, `余额`).
 const BALANCE_WORDS: &[&str] = &["余额"];
@@ -362,6 +378,14 @@ impl Fields {
         labels.iter().find_map(|label| {
             let v = self.value_of(label)?;
             let mut info = card::parse_card_field(&v.value);
+            // Four digits alone after a card label are its last four: the
+            // mask before them was trimmed off as punctuation (`卡号
+            // 。。。。7027`, dots read as `。`) or dropped by OCR.
+            let bare = v.value.trim();
+            if info.last4.is_empty() && bare.len() == 4 && bare.chars().all(|c| c.is_ascii_digit())
+            {
+                info.last4 = bare.to_owned();
+            }
             // A number may wrap onto the next line (`/C` suffixes, narrow
             // slips, large-text modes): a masked one, or a full one that
             // passes the check digit.
@@ -645,6 +669,17 @@ mod tests {
         assert_eq!(f.not_paid_amounts(), vec![8029, 100_000]);
         assert!(fields("订单金额 80.29").not_paid_amounts().is_empty());
         assert!(!fields("订单金额 80.29\n银联卡支付 天天有优惠").has_discount());
+        let f = fields("优惠信息\n订单 金额 196.15 元\n银联立减 -2.15 元");
+        assert!(f.has_discount());
+        assert_eq!(f.not_paid_amounts(), vec![19615]);
+    }
+
+    #[test]
+    fn four_digits_alone_after_a_card_label_are_the_last_four() {
+        let f = fields("交易详情\n卡号 。。。。7027\n交易时间 2024-10-14 13:33:49");
+        assert_eq!(f.card(&["卡号"]).map(|c| c.last4).as_deref(), Some("7027"));
+        let f = fields("交易详情\n卡号 6200 0000\n交易时间 2024-10-14 13:33:49");
+        assert!(f.card(&["卡号"]).is_none_or(|c| c.last4.is_empty()));
     }
 
     #[test]
