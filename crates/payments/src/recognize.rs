@@ -185,19 +185,20 @@ impl<O: Ocr> Recognizer<O> {
             }
         }
         // No amount read at all, but a headline the page mangled
-        // (`f22.006` for a heavy `¥22.66`): a crop read alone often reads.
-        let mut headline_whole = None;
+        // (`f22.006` for a heavy `¥22.66`, `-034.20` for `-634.20`): a
+        // crop read alone often reads.
+        let mut headline = None;
         if cents.is_none() && !photo && pass.screen != ScreenType::NoPayment {
             let garbled = page
                 .lines
                 .iter()
-                .find_map(|l| garbled_headline(&l.text).map(|whole| (l, whole)));
-            if let Some((line, whole)) = garbled
+                .find_map(|l| GarbledHeadline::of(&l.text).map(|garbled| (l, garbled)));
+            if let Some((line, garbled)) = garbled
                 && let Some(crop) =
                     big_line_of(big_lines, line).or_else(|| crop_numbers(gray, line, false))
             {
                 crops.push((GARBLED_HEADLINE, crop));
-                headline_whole = Some(whole);
+                headline = Some(garbled);
             }
         }
         if crops.is_empty() {
@@ -231,7 +232,7 @@ impl<O: Ocr> Recognizer<O> {
                 // mangled the decimals, not the number.
                 let hit = amount::find_amounts(&text)
                     .into_iter()
-                    .find(|h| h.alone && Some((h.cents / 100).to_string()) == headline_whole);
+                    .find(|h| h.alone && headline.as_ref().is_some_and(|g| g.read_as(h.cents)));
                 if let Some(h) = hit
                     && r.amount.is_empty()
                 {
@@ -508,27 +509,58 @@ const SECOND_READ_SCALE: f64 = 0.83;
 /// Label of a crop holding a headline the page read as no amount.
 const GARBLED_HEADLINE: &str = "garbled_headline";
 
-/// The whole part of a line that is nothing but a number with a point
-/// read with other than two decimals (`f22.006`, `Y22.600`), after at most
-/// two signs or letters (a currency sign misread): a headline amount the
-/// page mangled.
-fn garbled_headline(line: &str) -> Option<String> {
-    let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-    let start = compact.find(|c: char| c.is_ascii_digit())?;
-    let (lead, number) = compact.split_at(start);
-    if lead.chars().count() > 2 || lead.chars().any(|c| c.is_alphanumeric() && !c.is_ascii()) {
-        return None;
+/// A line that is nothing but a number with a point, after at most two
+/// signs or letters (a currency sign misread), which the page read as no
+/// amount: a headline amount it mangled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct GarbledHeadline {
+    whole: String,
+    decimals: String,
+}
+
+impl GarbledHeadline {
+    /// Other than two decimals (`f22.006`, `Y22.600`), or a leading zero
+    /// before more digits (`-034.20` for `-634.20`, which no screen
+    /// writes).
+    fn of(line: &str) -> Option<Self> {
+        let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+        let start = compact.find(|c: char| c.is_ascii_digit())?;
+        let (lead, number) = compact.split_at(start);
+        if lead.chars().count() > 2 || lead.chars().any(|c| c.is_alphanumeric() && !c.is_ascii()) {
+            return None;
+        }
+        let (whole, decimals) = number.split_once('.')?;
+        let whole: String = whole.chars().filter(|c| *c != ',').collect();
+        let digits_only = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+        let leading_zero = whole.len() > 1 && whole.starts_with('0');
+        let odd_decimals = decimals.len() != 2 && decimals.len() <= 4;
+        let garbled = digits_only(&whole)
+            && digits_only(decimals)
+            && whole.len() <= 8
+            && (odd_decimals != leading_zero);
+        garbled.then(|| Self {
+            whole,
+            decimals: decimals.to_owned(),
+        })
     }
-    let (whole, decimals) = number.split_once('.')?;
-    let whole: String = whole.chars().filter(|c| *c != ',').collect();
-    let digits_only = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
-    let garbled = digits_only(&whole)
-        && digits_only(decimals)
-        && decimals.len() != 2
-        && decimals.len() <= 4
-        && whole.len() <= 8
-        && !(whole.len() > 1 && whole.starts_with('0'));
-    garbled.then_some(whole)
+
+    /// Whether a re-read amount is this headline read right: the same
+    /// whole part (the page mangled the decimals), or, after a leading
+    /// zero, the same digits but the first (the page's `0` was a misread).
+    fn read_as(&self, cents: i64) -> bool {
+        let formatted = amount::format_cents(cents);
+        let Some((whole, decimals)) = formatted.split_once('.') else {
+            return false;
+        };
+        if self.whole.starts_with('0') {
+            whole.len() == self.whole.len()
+                && !whole.starts_with('0')
+                && whole.get(1..) == self.whole.get(1..)
+                && decimals == self.decimals
+        } else {
+            whole == self.whole
+        }
+    }
 }
 
 /// Label of a crop holding a band the page's OCR left out.
@@ -995,12 +1027,21 @@ mod tests {
 
     #[test]
     fn mangled_headlines() {
-        assert_eq!(garbled_headline("f22.006").as_deref(), Some("22"));
-        assert_eq!(garbled_headline("Y 1,022.600").as_deref(), Some("1022"));
-        assert_eq!(garbled_headline("¥22.66"), None, "read well");
-        assert_eq!(garbled_headline("订单 22.006"), None, "labelled");
-        assert_eq!(garbled_headline("v1.2.3"), None);
-        assert_eq!(garbled_headline("07.123"), None);
+        let whole = |s: &str| GarbledHeadline::of(s).map(|g| g.whole);
+        assert_eq!(whole("f22.006").as_deref(), Some("22"));
+        assert_eq!(whole("Y 1,022.600").as_deref(), Some("1022"));
+        assert_eq!(whole("-034.20").as_deref(), Some("034"));
+        assert_eq!(whole("¥22.66"), None, "read well");
+        assert_eq!(whole("订单 22.006"), None, "labelled");
+        assert_eq!(whole("v1.2.3"), None);
+        assert_eq!(whole("07.123"), None);
+        let odd = GarbledHeadline::of("f22.006").unwrap();
+        assert!(odd.read_as(2266));
+        assert!(!odd.read_as(12266));
+        let zero = GarbledHeadline::of("-034.20").unwrap();
+        assert!(zero.read_as(63420));
+        assert!(!zero.read_as(63421), "decimals differ");
+        assert!(!zero.read_as(3420), "a digit short");
     }
 
     #[test]

@@ -129,17 +129,19 @@ pub fn parse(f: &Fields) -> PaymentRecord {
         r.card_last4 = c.last4;
         r.card_number = c.number;
     }
-    // Or as the bank's name and the last four (`中国银行 尾号2297`) in the
+    // Or as the bank's name and the last four (`中国银行 尾号2297`), or its
+    // labelled number (`中国银行 · 卡号 6200 **** **** 8809`), in the
     // account strip above the details.
     if r.card_last4.is_empty()
         && let Some(c) = f
             .lines
             .iter()
             .filter(|l| is_own_card_tail(l))
-            .map(|l| card::parse_card(l))
+            .map(|l| own_card_of(l))
             .find(|c| !c.last4.is_empty())
     {
         r.card_last4 = c.last4;
+        r.card_number = c.number;
     }
     // The app's name heads the screen; else the card's bank names it.
     let header_bank = f.lines.iter().take(4).find_map(|l| card::find_bank(l));
@@ -158,12 +160,27 @@ pub fn parse(f: &Fields) -> PaymentRecord {
 pub fn is_own_card_tail(line: &str) -> bool {
     let c = crate::text::compact(line);
     // 尾 alone: a shrunk screenshot's 尾号 comes back as 尾引.
-    let marked = ["尾", "末四位", "后四位"].iter().any(|m| c.contains(m));
+    let marked = ["尾", "末四位", "后四位", CARD_NUMBER_LABEL]
+        .iter()
+        .any(|m| c.contains(m));
     let names_card = card::find_bank(&c).is_some() || c.contains('卡');
     let other_party = ["对方", "收款", "对手", "转入"]
         .iter()
         .any(|w| c.contains(w));
     marked && names_card && !other_party
+}
+
+/// The card label inside an account strip's line.
+const CARD_NUMBER_LABEL: &str = "卡号";
+
+/// The card of an account strip's line: the value after its card label
+/// read as a card field (masks read as letters or ideographs still count),
+/// else the tail after 尾号.
+fn own_card_of(line: &str) -> card::CardInfo {
+    match line.find(CARD_NUMBER_LABEL) {
+        Some(at) => card::parse_card_field(line[at + CARD_NUMBER_LABEL.len()..].trim()),
+        None => card::parse_card(line),
+    }
 }
 
 pub fn parse_other(f: &Fields) -> PaymentRecord {
@@ -224,6 +241,10 @@ mod tests {
         );
         let misread = OcrPage::from_text("交易详情\n秤 兴业银行尾引 7243\n收入金额 (元)\n+31.00");
         assert_eq!(parse(&Fields::new(&misread)).card_last4, "7243");
+        let labelled = OcrPage::from_text(
+            "交易详情\n支出金额 (元 )\n682.72\n中国银行 , 卡号 6200 #*##k 冰 #k 8809\n交易时间 2025 年 12 月 7 日 16:28:46",
+        );
+        assert_eq!(parse(&Fields::new(&labelled)).card_last4, "8809");
         let other = OcrPage::from_text(
             "交易详情\n交易金额 -58.00\n对方账户 中国银行 尾号 1234\n交易时间 2024-01-14 07:23:34",
         );
