@@ -333,10 +333,23 @@ impl Fields {
     /// Whether the screen lists a discount with an amount (`优惠金额
     /// -4.60`, `立减 ¥5.00`).
     pub fn has_discount(&self) -> bool {
-        DISCOUNT_LABELS.iter().any(|label| {
+        let labelled = DISCOUNT_LABELS.iter().any(|label| {
             self.value_of(label)
                 .is_some_and(|v| amount::find_amounts(&v.value).iter().any(|h| h.cents > 0))
-        })
+        });
+        // Or beside the order total on its line (`订单金额 ¥64.72 已优惠
+        // ¥1.74`): a discount word with an amount after it.
+        let inline = self.lines.iter().any(|line| {
+            let line = text::compact(line);
+            DISCOUNT_LABELS.iter().any(|label| {
+                line.find(label).is_some_and(|at| {
+                    amount::find_amounts(&line[at + label.len()..])
+                        .iter()
+                        .any(|h| h.cents > 0)
+                })
+            })
+        });
+        labelled || inline
     }
 
     /// Amounts the page names as something other than the payment: a
@@ -669,6 +682,9 @@ mod tests {
         assert_eq!(f.not_paid_amounts(), vec![8029, 100_000]);
         assert!(fields("订单金额 80.29").not_paid_amounts().is_empty());
         assert!(!fields("订单金额 80.29\n银联卡支付 天天有优惠").has_discount());
+        let f = fields("-02.98\n订单金额 Y64.72 已优惠 Y1.74\n交易时间 2025-03-16 11:28:51");
+        assert!(f.has_discount());
+        assert_eq!(f.not_paid_amounts(), vec![6472, 174]);
         let f = fields("优惠信息\n订单 金额 196.15 元\n银联立减 -2.15 元");
         assert!(f.has_discount());
         assert_eq!(f.not_paid_amounts(), vec![19615]);
