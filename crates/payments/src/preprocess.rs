@@ -433,18 +433,7 @@ pub fn lines_beside_icon(gray: &GrayImage, piece: &Band) -> Vec<Band> {
     let Some(left) = icon else {
         return vec![*piece];
     };
-    let crop = image::imageops::crop_imm(gray, left, piece.top, piece.right - left, piece.height())
-        .to_image();
-    let lines: Vec<Band> = text_bands(&crop)
-        .into_iter()
-        .map(|b| Band {
-            top: piece.top + b.top,
-            bottom: piece.top + b.bottom,
-            left: left + b.left,
-            right: left + b.right,
-            background: piece.background,
-        })
-        .collect();
+    let lines = lines_between(gray, piece, left, piece.right);
     if lines.len() >= 2 {
         lines
     } else {
@@ -455,22 +444,31 @@ pub fn lines_beside_icon(gray: &GrayImage, piece: &Band) -> Vec<Band> {
 /// The lines of one band, segment by segment (see [`text_pieces`]), each
 /// with its segment's left and right edges.
 fn band_pieces(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(Band, (u32, u32))> {
-    let mut pieces = Vec::new();
-    for (left, right) in column_segments(gray, band, gap) {
-        let crop =
-            image::imageops::crop_imm(gray, left, band.top, right - left, band.height()).to_image();
-        for line in text_bands(&crop) {
-            let piece = Band {
-                top: band.top + line.top,
-                bottom: band.top + line.bottom,
-                left: left + line.left,
-                right: left + line.right,
-                background: band.background,
-            };
-            pieces.push((piece, (left, right)));
-        }
-    }
-    pieces
+    column_segments(gray, band, gap)
+        .into_iter()
+        .flat_map(|(left, right)| {
+            lines_between(gray, band, left, right)
+                .into_iter()
+                .map(move |line| (line, (left, right)))
+        })
+        .collect()
+}
+
+/// The lines of text on a band's rows between columns `left` and `right`,
+/// in page coordinates, with the band's background.
+fn lines_between(gray: &GrayImage, band: &Band, left: u32, right: u32) -> Vec<Band> {
+    let crop =
+        image::imageops::crop_imm(gray, left, band.top, right - left, band.height()).to_image();
+    text_bands(&crop)
+        .into_iter()
+        .map(|line| Band {
+            top: band.top + line.top,
+            bottom: band.top + line.bottom,
+            left: left + line.left,
+            right: left + line.right,
+            background: band.background,
+        })
+        .collect()
 }
 
 /// Horizontal spans of a band that hold ink, split at blank gaps of at

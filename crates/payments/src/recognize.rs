@@ -214,22 +214,12 @@ impl<O: Ocr> Recognizer<O> {
             self.ocr.recognize(&stacked, PageMode::Digits)?
         };
         tracing::debug!(text = %reread.text(), "digits re-read");
-
-        for (field, (top, bottom)) in bands {
-            let text: String = reread
-                .lines
-                .iter()
-                .filter(|l| {
-                    let mid = (l.top + l.bottom) / 2;
-                    mid >= top && mid < bottom
-                })
-                .map(|l| l.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" ");
+        for (field, span) in bands {
+            let text = text_within(&reread, span);
             let r = &mut pass.record;
             if field == GARBLED_HEADLINE {
-                // Taken only when its whole part is the page's: the page
-                // mangled the decimals, not the number.
+                // Taken only as a reading of the mangled headline (see
+                // `GarbledHeadline::read_as`).
                 let hit = amount::find_amounts(&text)
                     .into_iter()
                     .find(|h| h.alone && headline.as_ref().is_some_and(|g| g.read_as(h.cents)));
@@ -271,10 +261,8 @@ impl<O: Ocr> Recognizer<O> {
                     || (amount_has_currency
                         && !page_digits.is_empty()
                         && digits(&text).ends_with(&page_digits));
-                // A screen's heavy headline digits read differently at
-                // slightly different sizes (`¥730.97` as `130.97` at one,
-                // right at the next): before the page's amount is
-                // dropped, its crop is read once more, smaller.
+                // Before the page's amount is dropped, a second re-read
+                // (see `second_read_agrees`).
                 if !agrees {
                     agrees =
                         self.second_read_agrees(&crops, &alternates, FIELD_AMOUNT, photo, |t| {
@@ -376,14 +364,8 @@ impl<O: Ocr> Recognizer<O> {
         let (stacked, placements) = stack(&words);
         let lines_as = |read: &OcrPage| {
             let mut texts = vec![Vec::new(); missed.len()];
-            for (owner, (_, (top, bottom))) in owners.iter().zip(&placements) {
-                let word: Vec<&str> = read
-                    .lines
-                    .iter()
-                    .filter(|l| (*top..*bottom).contains(&((l.top + l.bottom) / 2)))
-                    .map(|l| l.text.as_str())
-                    .collect();
-                texts[*owner].push(word.join(" "));
+            for (owner, (_, span)) in owners.iter().zip(&placements) {
+                texts[*owner].push(text_within(read, *span));
             }
             texts
                 .into_iter()
@@ -565,6 +547,17 @@ impl GarbledHeadline {
 
 /// Label of a crop holding a band the page's OCR left out.
 const MISSED_LINE: &str = "missed_line";
+
+/// The text of a read's lines whose middle lies in `(top, bottom)`: what
+/// was read of one crop of a stacked image.
+fn text_within(read: &OcrPage, (top, bottom): (i32, i32)) -> String {
+    read.lines
+        .iter()
+        .filter(|l| (top..bottom).contains(&((l.top + l.bottom) / 2)))
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// Where each crop landed in the stacked image: its label and vertical span.
 type Placements = Vec<(&'static str, (i32, i32))>;
