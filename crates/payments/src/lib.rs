@@ -11,6 +11,7 @@ pub mod amount;
 pub mod card;
 pub mod date;
 pub mod error;
+pub mod evening;
 pub mod fixtures;
 pub mod matching;
 pub mod merchant;

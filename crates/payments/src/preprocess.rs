@@ -150,7 +150,7 @@ fn prepare_screen(mut gray: GrayImage, prep: &Prep) -> (GrayImage, Vec<BigLine>)
         out = rotate(&out, -angle);
     }
     if screen {
-        even_out_rows(&mut out);
+        crate::evening::even_out_rows(&mut out);
     }
     // Row bands are only clean on screens, not on photos.
     let big_lines = if prep.shrink_big_text && screen {
@@ -181,7 +181,7 @@ impl Band {
 }
 
 /// Samples of a row, about 160 of them.
-fn row_samples(gray: &GrayImage, y: u32) -> impl Iterator<Item = u8> + '_ {
+pub(crate) fn row_samples(gray: &GrayImage, y: u32) -> impl Iterator<Item = u8> + '_ {
     let step = usize::try_from((gray.width() / 160).max(1)).unwrap_or(1);
     (0..gray.width())
         .step_by(step)
@@ -193,23 +193,9 @@ fn row_background(gray: &GrayImage, y: u32) -> u8 {
     mode_of(row_samples(gray, y)).0
 }
 
-/// The background to even a row out against: its most common value where
-/// that covers a third of the row (a flat background), else its median (a
-/// gradient, such as a bank card's hero panel, has no common value, and
-/// the mode could be the text's white).
-fn evening_background(gray: &GrayImage, y: u32) -> u8 {
-    let mut samples: Vec<u8> = row_samples(gray, y).collect();
-    let (value, count) = mode_of(samples.iter().copied());
-    if count * 3 >= samples.len() {
-        return value;
-    }
-    let mid = samples.len() / 2;
-    *samples.select_nth_unstable(mid).1
-}
-
 /// The most common value and how often it occurs (the highest value of
 /// a tie).
-fn mode_of(values: impl Iterator<Item = u8>) -> (u8, usize) {
+pub(crate) fn mode_of(values: impl Iterator<Item = u8>) -> (u8, usize) {
     let mut hist = [0usize; 256];
     for v in values {
         hist[usize::from(v)] += 1;
@@ -511,52 +497,6 @@ fn fill(gray: &mut GrayImage, rect: &Band, value: u8) {
             gray.put_pixel(x, y, image::Luma([value]));
         }
     }
-}
-
-/// Makes every row dark text on white: rows of a dark panel (a bank app's
-/// coloured header) are inverted, and faint grey text (labels) is made as
-/// dark as the body text. Tesseract binarises the page with one threshold;
-/// a dark header pulls it so high that grey labels elsewhere vanish.
-fn even_out_rows(gray: &mut GrayImage) {
-    let (w, h) = gray.dimensions();
-    for y in 0..h {
-        let mut bg = evening_background(gray, y);
-        if bg < 110 || has_light_text(gray, y, bg) {
-            for x in 0..w {
-                let p = gray.get_pixel(x, y).0[0];
-                gray.put_pixel(x, y, image::Luma([255 - p]));
-            }
-            bg = 255 - bg;
-        }
-        for x in 0..w {
-            let p = gray.get_pixel(x, y).0[0];
-            // Ink is how far a pixel is below the background, doubled.
-            let ink = u32::from(bg.saturating_sub(p)) * 2;
-            let value = 255u32.saturating_sub(ink);
-            gray.put_pixel(x, y, image::Luma([u8::try_from(value).unwrap_or(0)]));
-        }
-    }
-}
-
-/// A mid-tone row (an orange or green header panel, grey enough not to
-/// count as dark) whose text is lighter than it: white text on the panel
-/// would otherwise be evened out to nothing, as only ink darker than the
-/// background counts. Text covers less than a third of a row; a dashed
-/// rule's white gaps cover more.
-fn has_light_text(gray: &GrayImage, y: u32, bg: u8) -> bool {
-    if bg >= 200 {
-        return false;
-    }
-    let (mut light, mut dark) = (0u32, 0u32);
-    for x in 0..gray.width() {
-        let p = gray.get_pixel(x, y).0[0];
-        if p > bg.saturating_add(40) {
-            light += 1;
-        } else if p < bg.saturating_sub(40) {
-            dark += 1;
-        }
-    }
-    light > dark && light * 3 < gray.width()
 }
 
 /// Dark-mode screens: mostly dark pixels.
@@ -1363,48 +1303,6 @@ mod tests {
     }
 
     #[test]
-    fn white_text_on_a_dark_gradient_becomes_dark_on_white() {
-        // A hero panel shading from 100 to 40 left to right, white text in
-        // the middle of rows 5..15: no value is common enough to be the
-        // rows' background, and the text's white would pass for it.
-        let mut img = GrayImage::from_fn(200, 20, |x, y| {
-            let text = (5..15).contains(&y) && (80..120).contains(&x) && x % 3 != 0;
-            let shade = 100 - u8::try_from(x * 60 / 200).unwrap_or(0);
-            image::Luma([if text { 255 } else { shade }])
-        });
-        even_out_rows(&mut img);
-        assert!(img.get_pixel(82, 10).0[0] < 80, "text stays ink");
-        for x in [0, 60, 140, 199] {
-            assert!(
-                img.get_pixel(x, 10).0[0] > 170,
-                "panel at {x} becomes paper"
-            );
-        }
-    }
-
-    #[test]
-    fn white_text_on_an_orange_panel_becomes_dark_on_white() {
-        // An orange header greys to ~137, not dark enough to count as a
-        // dark panel; its white text must not even out to nothing.
-        let mut img = GrayImage::from_fn(200, 20, |x, y| {
-            let text = (5..15).contains(&y) && (80..120).contains(&x) && x % 3 != 0;
-            image::Luma([if text { 255 } else { 137 }])
-        });
-        even_out_rows(&mut img);
-        assert!(img.get_pixel(82, 10).0[0] < 80, "text becomes ink");
-        assert!(img.get_pixel(10, 10).0[0] > 200, "panel becomes paper");
-    }
-
-    #[test]
-    fn a_dashed_rule_is_no_light_text() {
-        // Grey dashes with white gaps as wide: the gaps are no text.
-        let img = GrayImage::from_fn(200, 1, |x, _| {
-            image::Luma([if x % 8 < 5 { 190 } else { 255 }])
-        });
-        assert!(!has_light_text(&img, 0, 190));
-    }
-
-    #[test]
     fn a_small_sign_beside_a_big_amount_is_erased() {
         // Body lines, then a big amount with a small currency sign on its
         // baseline just before it.
@@ -1436,21 +1334,6 @@ mod tests {
         assert_eq!(lines.len(), 2);
         assert_eq!((lines[1].top, lines[1].bottom), (55, 75));
         assert!(lines[1].left >= 90);
-    }
-
-    #[test]
-    fn dark_panels_and_grey_labels_become_dark_on_white() {
-        // Row 0: a dark header with light text; row 1: a grey label on white.
-        let mut img = GrayImage::from_pixel(40, 2, image::Luma([255]));
-        for x in 0..40 {
-            img.put_pixel(x, 0, image::Luma([if x < 4 { 240 } else { 50 }]));
-        }
-        img.put_pixel(5, 1, image::Luma([153]));
-        even_out_rows(&mut img);
-        assert_eq!(img.get_pixel(10, 0).0[0], 255, "panel background");
-        assert!(img.get_pixel(0, 0).0[0] < 60, "panel text");
-        assert_eq!(img.get_pixel(0, 1).0[0], 255, "page background");
-        assert!(img.get_pixel(5, 1).0[0] < 60, "grey label");
     }
 
     /// Cheap deterministic noise in `-amp..=amp`.

@@ -246,7 +246,14 @@ impl<O: Ocr> Recognizer<O> {
                     // No amount in the re-read (a stray mark after it,
                     // `-161.085`): it has no say unless its digits are
                     // other than the page's (`161085` against `10108`).
-                    if !digits(&text).is_empty() && !digits(&text).contains(&page_digits) {
+                    // Nothing read at all is no confirmation: the second
+                    // re-read may name another amount (`-155.00` that the
+                    // page read as `-15595.00`).
+                    let other_digits =
+                        !digits(&text).is_empty() && !digits(&text).contains(&page_digits);
+                    let nothing = digits(&text).is_empty()
+                        && self.second_read_disputes(&crops, &alternates, photo, cents)?;
+                    if other_digits || nothing {
                         r.amount.clear();
                         pass.tentative.retain(|f| *f != field);
                     }
@@ -397,6 +404,28 @@ impl<O: Ocr> Recognizer<O> {
         Ok(confirmed.then_some(found))
     }
 
+    /// Whether the second re-read of an amount (see
+    /// [`Self::second_read_agrees`]) reads other digits than the page's
+    /// and never the page's amount.
+    fn second_read_disputes(
+        &self,
+        crops: &[(&'static str, GrayImage)],
+        alternates: &[(&'static str, GrayImage)],
+        photo: bool,
+        page: Option<i64>,
+    ) -> Result<bool, PaymentsError> {
+        let page_digits = page.map(|c| c.abs().to_string()).unwrap_or_default();
+        let mut other = false;
+        let agrees = self.second_read_agrees(crops, alternates, FIELD_AMOUNT, photo, |t| {
+            let hits = amount::find_amounts(t);
+            let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+            other |= hits.iter().any(|h| Some(h.cents) != page)
+                || (!digits.is_empty() && !digits.contains(&page_digits));
+            hits.iter().any(|h| Some(h.cents) == page)
+        })?;
+        Ok(other && !agrees)
+    }
+
     /// Whether a screen's crop of `field`, read once more, says what the
     /// page said: heavy digits read differently at slightly different
     /// sizes and resamplings (`¥730.97` as `130.97` in one, right in the
@@ -410,7 +439,7 @@ impl<O: Ocr> Recognizer<O> {
         alternates: &[(&'static str, GrayImage)],
         field: &str,
         photo: bool,
-        agrees: impl Fn(&str) -> bool,
+        mut agrees: impl FnMut(&str) -> bool,
     ) -> Result<bool, PaymentsError> {
         if photo {
             return Ok(false);
