@@ -204,18 +204,35 @@ impl<O: Ocr> Recognizer<O> {
         if crops.is_empty() {
             return Ok(());
         }
-        let (stacked, bands) = stack(&crops);
-        // A photo's rows are read again by the photo reader: the Latin
-        // digits model alone reads a receipt printer's slashed zero as `8`
-        // more often than the page does.
-        let reread = if photo {
-            self.ocr.recognize_photo(&stacked, PageMode::Block)?
-        } else {
-            self.ocr.recognize(&stacked, PageMode::Digits)?
-        };
-        tracing::debug!(text = %reread.text(), "digits re-read");
-        for (field, span) in bands {
-            let text = text_within(&reread, span);
+        // A screen's card row is read alone: stacked under a much bigger
+        // amount, a short row is sometimes dropped, and read in the same
+        // block as it, `(8619)` came back as `(3619)` (alone, `(8619)`).
+        let (alone, together): (Vec<_>, Vec<_>) = crops
+            .iter()
+            .cloned()
+            .partition(|(field, _)| *field == FIELD_CARD_LAST4 && !photo);
+        let mut readings = Vec::new();
+        if !together.is_empty() {
+            let (stacked, bands) = stack(&together);
+            // A photo's rows are read again by the photo reader: the Latin
+            // digits model alone reads a receipt printer's slashed zero as
+            // `8` more often than the page does.
+            let reread = if photo {
+                self.ocr.recognize_photo(&stacked, PageMode::Block)?
+            } else {
+                self.ocr.recognize(&stacked, PageMode::Digits)?
+            };
+            tracing::debug!(text = %reread.text(), "digits re-read");
+            readings.extend(
+                bands
+                    .into_iter()
+                    .map(|(f, span)| (f, text_within(&reread, span))),
+            );
+        }
+        for (field, crop) in alone {
+            readings.push((field, self.ocr.recognize(&crop, PageMode::Digits)?.text()));
+        }
+        for (field, text) in readings {
             let r = &mut pass.record;
             if field == GARBLED_HEADLINE {
                 // Taken only as a reading of the mangled headline (see
@@ -301,16 +318,17 @@ impl<O: Ocr> Recognizer<O> {
                 } else {
                     seen
                 };
-                // Stacked under a much bigger amount, a short card row is
-                // sometimes dropped: read its crop alone before the page's
-                // value goes without a second opinion.
-                let seen = match crops.iter().find(|(f, _)| *f == FIELD_CARD_LAST4) {
-                    Some((_, crop)) if seen.is_empty() && !photo => {
-                        card_last4_of(&self.ocr.recognize(crop, PageMode::Digits)?.text())
-                    }
-                    _ => seen,
-                };
-                if seen.is_empty() {
+                // No last four in the re-read, but four digits that are not
+                // the page's (`-6633` against the page's `5633`: the bracket
+                // read as a dash) dispute it all the same. Only four: a
+                // bank's long card number re-read with a digit lost does
+                // not.
+                let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+                let disputes = !photo
+                    && !r.card_last4.is_empty()
+                    && digits.len() == 4
+                    && digits != r.card_last4;
+                if seen.is_empty() && !disputes {
                     continue;
                 }
                 if r.card_last4.is_empty() {
@@ -1088,5 +1106,71 @@ mod tests {
         assert!(r.record.no_payment);
         assert_eq!(r.screen, ScreenType::NoPayment);
         assert!(r.record.unreadable.is_empty());
+    }
+
+    /// OCR with word boxes: pages from `lines` (each a list of words and
+    /// their left edge and width, 40 px apart), and digit re-reads answered
+    /// by the crop's width (`wide` for the card row, `narrow` for the
+    /// amount).
+    struct BoxedOcr {
+        lines: Vec<Vec<(&'static str, i32, i32)>>,
+        wide: &'static str,
+        narrow: &'static str,
+    }
+
+    impl Ocr for BoxedOcr {
+        fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+            if mode == PageMode::Digits {
+                let text = if image.width() > 300 {
+                    self.wide
+                } else {
+                    self.narrow
+                };
+                return Ok(OcrPage::from_text(text));
+            }
+            let mut tsv = String::from("header\n");
+            for (i, words) in self.lines.iter().enumerate() {
+                for (j, (text, left, width)) in words.iter().enumerate() {
+                    let top = 40 + 60 * i;
+                    tsv.push_str(&format!(
+                        "5\t1\t1\t1\t{}\t{}\t{left}\t{top}\t{width}\t30\t95\t{text}\n",
+                        i + 1,
+                        j + 1
+                    ));
+                }
+            }
+            Ok(OcrPage::from_tsv(&tsv))
+        }
+    }
+
+    #[test]
+    fn a_card_re_read_with_other_digits_and_no_last_four_empties_the_page_s() {
+        // The page read `(5633)` for `(6633)`; the re-read of the card row
+        // alone reads the bracket as a dash, `-6633`: no last four of its
+        // own, but not the page's either.
+        let ocr = BoxedOcr {
+            lines: vec![
+                vec![("账单详情", 20, 160)],
+                vec![("示例店", 20, 120)],
+                vec![("-58.00", 20, 120)],
+                vec![("交易成功", 20, 160)],
+                vec![
+                    ("支付时间", 20, 160),
+                    ("2025-03-11", 200, 200),
+                    ("12:03:45", 420, 160),
+                ],
+                vec![("付款方式", 20, 160), ("招商银行信用卡(5633)", 200, 360)],
+                vec![("商品说明", 20, 160), ("x", 200, 20)],
+            ],
+            wide: "-6633",
+            narrow: "-58.00",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::AlipayBill);
+        assert_eq!(r.record.amount, "58.00");
+        assert_eq!(r.record.card_last4, "");
+        assert!(r.record.unreadable.contains(&"card_last4".to_owned()));
     }
 }
