@@ -8,6 +8,7 @@
 //! records with invoices by amount, date window and payee name.
 
 pub mod amount;
+pub mod bands;
 pub mod card;
 pub mod date;
 pub mod error;

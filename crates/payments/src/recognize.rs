@@ -11,7 +11,7 @@ use crate::ocr::{Ocr, OcrPage, PageMode, Tesseract};
 use crate::preprocess::{self, BigLine, Prep};
 use crate::record::{FIELD_AMOUNT, FIELD_CARD_LAST4, PaymentRecord};
 use crate::screens::{self, ScreenType};
-use crate::{amount, card};
+use crate::{amount, bands, card};
 
 /// The outcome of recognising one screenshot.
 #[derive(Debug, Clone, PartialEq)]
@@ -365,14 +365,14 @@ impl<O: Ocr> Recognizer<O> {
     fn read_missed_lines(
         &self,
         gray: &GrayImage,
-        missed: &[preprocess::Band],
+        missed: &[bands::Band],
     ) -> Result<Option<card::CardInfo>, PaymentsError> {
         let mut words = Vec::new();
         let mut owners = Vec::new();
         for (i, band) in missed.iter().enumerate() {
             let gap = (band.height() / 2).max(4);
-            for (left, right) in preprocess::column_segments(gray, band, gap) {
-                let word = preprocess::Band {
+            for (left, right) in bands::column_segments(gray, band, gap) {
+                let word = bands::Band {
                     left,
                     right,
                     ..*band
@@ -702,7 +702,7 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
 /// A band of text the page's OCR left out (no line of the page overlaps
 /// it), cropped like [`crop_numbers`]: a bank app's grey card number under
 /// its name is such a band more often than not.
-fn crop_band(gray: &GrayImage, band: &preprocess::Band) -> Option<GrayImage> {
+fn crop_band(gray: &GrayImage, band: &bands::Band) -> Option<GrayImage> {
     let height = i32::try_from(band.height()).ok()?;
     let pad = u32::try_from(height / 4).ok()?;
     let left = band.left.saturating_sub(pad);
@@ -716,10 +716,10 @@ fn crop_band(gray: &GrayImage, band: &preprocess::Band) -> Option<GrayImage> {
 /// Lines of text on the page between 12 and 120 px high and at least
 /// three times as wide, that no OCR line covers, top to bottom, at most
 /// `limit`.
-fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<preprocess::Band> {
-    preprocess::text_pieces(gray, 40)
+fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Band> {
+    bands::text_pieces(gray, 40)
         .iter()
-        .flat_map(|piece| preprocess::lines_beside_icon(gray, piece))
+        .flat_map(|piece| bands::lines_beside_icon(gray, piece))
         .filter(|b| (12..=120).contains(&b.height()) && b.right - b.left >= 3 * b.height())
         .filter(|b| {
             let (top, bottom) = (i64::from(b.top), i64::from(b.bottom));
