@@ -46,6 +46,9 @@ const KNOWN_LABELS: &[&str] = &[
     "交易金额",
     "金额",
     "订单金额",
+    // Known so that a fuzzy `订单金额` never claims it: an order total
+    // before discounts, not what was paid.
+    "订单总额",
     "支付金额",
     "账单分类",
     "标签和备注",
@@ -92,7 +95,7 @@ pub const PAYMENT_METHOD_LABELS: &[&str] = &[
 ];
 
 /// Labels of an order's total before discounts.
-pub const ORDER_TOTAL_LABELS: &[&str] = &["订单金额", "商品金额", "原价", "总金额"];
+pub const ORDER_TOTAL_LABELS: &[&str] = &["订单金额", "订单总额", "商品金额", "原价", "总金额"];
 
 /// Labels of the time a payment was made.
 const PAYMENT_TIME_LABELS: &[&str] = &["支付时间", "付款时间", "交易时间", "创建时间"];

@@ -73,4 +73,17 @@ mod tests {
         assert_eq!(r.status, "成功");
         assert_eq!(r.channel, "云闪付");
     }
+
+    #[test]
+    fn an_order_total_is_not_taken_for_a_misread_headline() {
+        // The headline lost its decimal point and the discount's label was
+        // misread: `订单总额` is the total before the discount, not a
+        // misread `订单金额`, and not what was paid.
+        let page = OcrPage::from_text(
+            "订单详情\n样例耗材\n-448 自 36\n交易类型 消费\n支付方式 兴业银行信用卡 (5684)\n交易时间 2024-09-19 07:27:06\n优惠信息\n银联立威 -Y1.90\n订单总额 Y450.26",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(r.amount, "");
+        assert_eq!(r.card_last4, "5684");
+    }
 }
