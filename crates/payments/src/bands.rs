@@ -152,7 +152,13 @@ fn join_glyph_pieces(mut pieces: Vec<Band>) -> Vec<Band> {
                 .min(p.bottom)
                 .saturating_sub(last.top.max(p.top));
             let (short, tall) = (last.height().min(p.height()), last.height().max(p.height()));
-            let same_line = overlap * 10 >= tall * 6 && short * 10 >= tall * 7;
+            // Or a piece at least half as tall, wholly on the other's rows
+            // and level with its top: a hairline `4` whose thin stem did not
+            // count as ink is only its top (a logo beside a name over an
+            // amount is level with neither).
+            let level_top = last.top.abs_diff(p.top) * 10 <= tall;
+            let same_line = (overlap * 10 >= tall * 6 && short * 10 >= tall * 7)
+                || (overlap == short && short * 2 >= tall && level_top);
             if same_line && p.left >= last.right {
                 last.top = last.top.min(p.top);
                 last.bottom = last.bottom.max(p.bottom);
@@ -396,6 +402,30 @@ mod tests {
             background: 255,
         };
         assert_eq!(join_glyph_pieces(vec![amount, logo]).len(), 2);
+    }
+
+    #[test]
+    fn a_glyph_cut_short_joins_its_line() {
+        // A hairline `4` whose stem did not count as ink: only its top,
+        // 60% of the line's height, on the line's rows.
+        let digit = |left, top, bottom| Band {
+            top,
+            bottom,
+            left,
+            right: left + 20,
+            background: 255,
+        };
+        let pieces = vec![
+            digit(40, 100, 140),
+            digit(90, 100, 124),
+            digit(140, 100, 140),
+        ];
+        let joined = join_glyph_pieces(pieces);
+        assert_eq!(joined.len(), 1, "{joined:?}");
+        assert_eq!((joined[0].top, joined[0].bottom), (100, 140));
+        // A short piece off the line's rows stays apart.
+        let pieces = vec![digit(40, 100, 140), digit(90, 130, 154)];
+        assert_eq!(join_glyph_pieces(pieces).len(), 2);
     }
 
     #[test]
