@@ -140,8 +140,8 @@ const MAX_PANEL_EDGES: usize = 4;
 /// whole row lost white text wherever the tile was lighter than that
 /// value; the rows around the text show the tile as it is, sides included.
 fn gradient_background(gray: &GrayImage, plain: &[bool], y: u32) -> Option<Vec<f64>> {
-    let limit = (gray.width() / 4) as usize;
-    let row = y as usize;
+    let limit = usize::try_from(gray.width() / 4).unwrap_or(usize::MAX);
+    let row = usize::try_from(y).unwrap_or(0);
     let own = row_values(gray, row);
     // Most of the row is background, so the same panel matches most of it.
     let same_panel = |r: usize| {
@@ -199,10 +199,10 @@ fn has_light_text(gray: &GrayImage, y: u32, bg: u8) -> bool {
     light > dark && light * 3 < gray.width()
 }
 
-/// The background to even a row out against: its most common value where
-/// that covers a third of the row (a flat background), else its median (a
-/// gradient, such as a bank card's hero panel, has no common value, and
-/// the mode could be the text's white).
+/// A flat row's background: its most common value where that covers a
+/// third of the row. A gradient (a card tile, a hero panel) has none, and
+/// its mode could be the text's white: `None`, and the caller evens it out
+/// against its panel or, failing that, its median.
 fn evening_background(gray: &GrayImage, y: u32) -> Option<u8> {
     let samples: Vec<u8> = row_samples(gray, y).collect();
     let (value, count) = mode_of(samples.iter().copied());

@@ -266,9 +266,9 @@ impl<O: Ocr> Recognizer<O> {
                     // Nothing read at all is no confirmation: the second
                     // re-read may name another amount (`-155.00` that the
                     // page read as `-15595.00`).
-                    let other_digits =
-                        !digits(&text).is_empty() && !digits(&text).contains(&page_digits);
-                    let nothing = digits(&text).is_empty()
+                    let read = digits(&text);
+                    let other_digits = !read.is_empty() && !read.contains(&page_digits);
+                    let nothing = read.is_empty()
                         && self.second_read_disputes(&crops, &alternates, photo, cents)?;
                     if other_digits || nothing {
                         r.amount.clear();
