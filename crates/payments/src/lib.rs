@@ -17,6 +17,7 @@ pub mod fixtures;
 pub mod matching;
 pub mod merchant;
 pub mod ocr;
+pub mod photo;
 pub mod preprocess;
 pub mod recognize;
 pub mod record;
