@@ -207,13 +207,11 @@ impl<O: Ocr> Recognizer<O> {
         // A screen's card row is read alone: stacked under a much bigger
         // amount, a short row is sometimes dropped, and read in the same
         // block as it, `(8619)` came back as `(3619)` (alone, `(8619)`).
-        let (alone, together): (Vec<_>, Vec<_>) = crops
-            .iter()
-            .cloned()
-            .partition(|(field, _)| *field == FIELD_CARD_LAST4 && !photo);
+        let alone = |field: &str| field == FIELD_CARD_LAST4 && !photo;
+        let together = crops.iter().filter(|(field, _)| !alone(field));
         let mut readings = Vec::new();
-        if !together.is_empty() {
-            let (stacked, bands) = stack(&together);
+        if together.clone().next().is_some() {
+            let (stacked, bands) = stack(together);
             // A photo's rows are read again by the photo reader: the Latin
             // digits model alone reads a receipt printer's slashed zero as
             // `8` more often than the page does.
@@ -229,8 +227,8 @@ impl<O: Ocr> Recognizer<O> {
                     .map(|(f, span)| (f, text_within(&reread, span))),
             );
         }
-        for (field, crop) in alone {
-            readings.push((field, self.ocr.recognize(&crop, PageMode::Digits)?.text()));
+        for (field, crop) in crops.iter().filter(|(field, _)| alone(field)) {
+            readings.push((*field, self.ocr.recognize(crop, PageMode::Digits)?.text()));
         }
         for (field, text) in readings {
             let r = &mut pass.record;
@@ -257,8 +255,7 @@ impl<O: Ocr> Recognizer<O> {
                     _ => text,
                 };
                 let hits = amount::find_amounts(&text);
-                let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
-                let page_digits = digits(&r.amount);
+                let page_digits = digits_of(&r.amount);
                 if hits.is_empty() {
                     // No amount in the re-read (a stray mark after it,
                     // `-161.085`): it has no say unless its digits are
@@ -266,7 +263,7 @@ impl<O: Ocr> Recognizer<O> {
                     // Nothing read at all is no confirmation: the second
                     // re-read may name another amount (`-155.00` that the
                     // page read as `-15595.00`).
-                    let read = digits(&text);
+                    let read = digits_of(&text);
                     let other_digits = !read.is_empty() && !read.contains(&page_digits);
                     let nothing = read.is_empty()
                         && self.second_read_disputes(&crops, &alternates, photo, cents)?;
@@ -284,7 +281,7 @@ impl<O: Ocr> Recognizer<O> {
                 let mut agrees = hits.iter().any(|h| Some(h.cents) == cents)
                     || (amount_has_currency
                         && !page_digits.is_empty()
-                        && digits(&text).ends_with(&page_digits));
+                        && digits_of(&text).ends_with(&page_digits));
                 // Before the page's amount is dropped, a second re-read
                 // (see `second_read_agrees`).
                 if !agrees {
@@ -323,7 +320,7 @@ impl<O: Ocr> Recognizer<O> {
                 // read as a dash) dispute it all the same. Only four: a
                 // bank's long card number re-read with a digit lost does
                 // not.
-                let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+                let digits = digits_of(t);
                 let disputes = !photo
                     && !r.card_last4.is_empty()
                     && digits.len() == 4
@@ -386,7 +383,7 @@ impl<O: Ocr> Recognizer<O> {
         if words.is_empty() {
             return Ok(None);
         }
-        let (stacked, placements) = stack(&words);
+        let (stacked, placements) = stack(words.iter());
         let lines_as = |read: &OcrPage| {
             let mut texts = vec![Vec::new(); missed.len()];
             for (owner, (_, span)) in owners.iter().zip(&placements) {
@@ -436,7 +433,7 @@ impl<O: Ocr> Recognizer<O> {
         let mut other = false;
         let agrees = self.second_read_agrees(crops, alternates, FIELD_AMOUNT, photo, |t| {
             let hits = amount::find_amounts(t);
-            let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+            let digits = digits_of(t);
             other |= hits.iter().any(|h| Some(h.cents) != page)
                 || (!digits.is_empty() && !digits.contains(&page_digits));
             hits.iter().any(|h| Some(h.cents) == page)
@@ -486,11 +483,16 @@ fn card_last4_of(text: &str) -> String {
     bracketed_four(text).unwrap_or_else(|| card::parse_card_field(text.trim()).last4)
 }
 
+/// The ASCII digits of a text, in order.
+fn digits_of(text: &str) -> String {
+    text.chars().filter(char::is_ascii_digit).collect()
+}
+
 /// A crop that holds just the four digits: `1234`, or `(1234)` with its
 /// brackets dropped or read as `+`/`|` by the digits-only model.
 fn bracketed_four(text: &str) -> Option<String> {
     let t = text.trim();
-    let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+    let digits = digits_of(t);
     let rest_is_brackets = t
         .chars()
         .all(|c| c.is_ascii_digit() || matches!(c, '(' | ')' | '+' | '|' | '[' | ']' | ' '));
@@ -524,10 +526,7 @@ fn restored_first_digit(
     }
     let page_digits: String = written.iter().filter(|c| c.is_ascii_digit()).collect();
     reread.iter().find_map(|h| {
-        let digits: String = amount::format_cents(h.cents)
-            .chars()
-            .filter(char::is_ascii_digit)
-            .collect();
+        let digits = digits_of(&amount::format_cents(h.cents));
         (digits.len() == page_digits.len() + 1 && digits.ends_with(&page_digits)).then_some(h.cents)
     })
 }
@@ -611,9 +610,11 @@ type Placements = Vec<(&'static str, (i32, i32))>;
 
 /// Stacks crops under each other with white gaps; returns the image and
 /// each crop's vertical band in it.
-fn stack(crops: &[(&'static str, GrayImage)]) -> (GrayImage, Placements) {
-    let width = crops.iter().map(|(_, c)| c.width()).max().unwrap_or(1);
-    let height: u32 = crops.iter().map(|(_, c)| c.height()).sum();
+fn stack<'a>(
+    crops: impl Iterator<Item = &'a (&'static str, GrayImage)> + Clone,
+) -> (GrayImage, Placements) {
+    let width = crops.clone().map(|(_, c)| c.width()).max().unwrap_or(1);
+    let height: u32 = crops.clone().map(|(_, c)| c.height()).sum();
     let mut out = GrayImage::from_pixel(width, height.max(1), image::Luma([255]));
     let mut bands = Vec::new();
     let mut y = 0u32;
