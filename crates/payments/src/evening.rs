@@ -142,40 +142,38 @@ const MAX_PANEL_EDGES: usize = 4;
 fn gradient_background(gray: &GrayImage, plain: &[bool], y: u32) -> Option<Vec<f64>> {
     let limit = usize::try_from(gray.width() / 4).unwrap_or(usize::MAX);
     let row = usize::try_from(y).unwrap_or(0);
-    let own = row_values(gray, row);
+    let own = row_of(gray, row);
     // Most of the row is background, so the same panel matches most of it.
+    // Compared on the raw rows: a gradient row looks at many candidates.
     let same_panel = |r: usize| {
-        let other = row_values(gray, r);
         let close = own
             .iter()
-            .zip(&other)
-            .filter(|(a, b)| (*a - *b).abs() < 24.0)
+            .zip(row_of(gray, r))
+            .filter(|(a, b)| a.abs_diff(**b) < 24)
             .count();
-        (close * 2 > own.len()).then_some(other)
+        close * 2 > own.len()
     };
     let above = (row.saturating_sub(limit)..=row)
         .rev()
-        .filter(|&r| plain[r])
-        .find_map(|r| same_panel(r).map(|p| (r, p)));
-    let below = (row..plain.len().min(row + limit + 1))
-        .filter(|&r| plain[r])
-        .find_map(|r| same_panel(r).map(|p| (r, p)));
+        .find(|&r| plain[r] && same_panel(r));
+    let below = (row..plain.len().min(row + limit + 1)).find(|&r| plain[r] && same_panel(r));
+    let profile =
+        |r: usize| -> Vec<f64> { row_of(gray, r).iter().copied().map(f64::from).collect() };
     match (above, below) {
-        (Some((a, pa)), Some((b, pb))) if b > a => {
+        (Some(a), Some(b)) if b > a => {
             let t = (row - a) as f64 / (b - a) as f64;
+            let (pa, pb) = (profile(a), profile(b));
             Some(pa.iter().zip(&pb).map(|(u, v)| u + (v - u) * t).collect())
         }
-        (Some((_, p)), _) | (None, Some((_, p))) => Some(p),
+        (Some(r), _) | (None, Some(r)) => Some(profile(r)),
         (None, None) => None,
     }
 }
 
-/// A row's values.
-fn row_values(gray: &GrayImage, row: usize) -> Vec<f64> {
-    let y = u32::try_from(row).unwrap_or(0);
-    (0..gray.width())
-        .map(|x| f64::from(gray.get_pixel(x, y).0[0]))
-        .collect()
+/// A row's pixels.
+fn row_of(gray: &GrayImage, row: usize) -> &[u8] {
+    let w = usize::try_from(gray.width()).unwrap_or(0);
+    gray.as_raw().get(row * w..(row + 1) * w).unwrap_or(&[])
 }
 
 /// A mid-tone row (an orange or green header panel, grey enough not to
