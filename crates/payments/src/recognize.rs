@@ -230,6 +230,9 @@ impl<O: Ocr> Recognizer<O> {
         for (field, crop) in crops.iter().filter(|(field, _)| alone(field)) {
             readings.push((*field, self.ocr.recognize(crop, PageMode::Digits)?.text()));
         }
+        // A slip's card row read by the other readers (see `slip_readings`),
+        // once.
+        let mut card_readings: Option<[String; 4]> = None;
         for (field, text) in readings {
             let r = &mut pass.record;
             if field == GARBLED_HEADLINE {
@@ -296,8 +299,23 @@ impl<O: Ocr> Recognizer<O> {
                     (Some(row), Some(c)) if !agrees => restored_first_digit(&row.text, c, &hits),
                     _ => None,
                 };
+                // A slip's glyph read two ways (`477.72` against `471.72`):
+                // the same number of digits, one of them read otherwise.
+                let rival = hits
+                    .iter()
+                    .map(|h| amount::format_cents(h.cents))
+                    .find(|v| digits_of(v).len() == page_digits.len());
+                let voted = match (rival, crop_of(&crops, FIELD_AMOUNT)) {
+                    (Some(rival), Some(crop)) if slip && photo && !agrees && restored.is_none() => {
+                        let readings = self.slip_readings(crop)?;
+                        settle(&readings, [&r.amount, &rival], amounts_on_slip)
+                    }
+                    _ => None,
+                };
                 if let Some(whole) = restored {
                     r.amount = amount::format_cents(whole);
+                } else if let Some(value) = voted {
+                    r.amount = value;
                 } else if !agrees {
                     r.amount.clear();
                     if slip {
@@ -339,14 +357,48 @@ impl<O: Ocr> Recognizer<O> {
                         |t| card_last4_of(t.trim()) == r.card_last4,
                     )?
                 {
-                    r.card_last4.clear();
-                    r.card_number.clear();
-                    if slip {
-                        pass.contested.push(FIELD_CARD_LAST4);
+                    let voted = match crop_of(&crops, FIELD_CARD_LAST4) {
+                        Some(crop) if slip && photo && seen.len() == 4 => {
+                            let readings = card_readings.get_or_insert(self.slip_readings(crop)?);
+                            settle(readings, [&r.card_last4, &seen], last4_on_slip)
+                        }
+                        _ => None,
+                    };
+                    if let Some(value) = voted {
+                        if !r.card_number.ends_with(&value) {
+                            r.card_number.clear();
+                        }
+                        r.card_last4 = value;
+                    } else {
+                        r.card_last4.clear();
+                        r.card_number.clear();
+                        if slip {
+                            pass.contested.push(FIELD_CARD_LAST4);
+                        }
                     }
                 }
             }
             pass.tentative.retain(|f| *f != field);
+        }
+        // A slip's last four that the page and the stacked re-read agree
+        // on may still be a misreading both made alike (`9809` for
+        // `0809`: the stacked crop is read by the page's model): read alone
+        // and by the other readers, two reading another same value, and
+        // fewer this one, leave it empty.
+        if slip
+            && photo
+            && !pass.record.card_last4.is_empty()
+            && let Some(crop) = crop_of(&crops, FIELD_CARD_LAST4)
+        {
+            let readings = match card_readings {
+                Some(readings) => readings,
+                None => self.slip_readings(crop)?,
+            };
+            if outvoted(&readings, &pass.record.card_last4, last4_on_slip) {
+                pass.record.card_last4.clear();
+                pass.record.card_number.clear();
+                pass.contested.push(FIELD_CARD_LAST4);
+            }
         }
         pass.record.fill_unreadable();
         Ok(())
@@ -419,6 +471,26 @@ impl<O: Ocr> Recognizer<O> {
         Ok(confirmed.then_some(found))
     }
 
+    /// A slip's crop read by four more readers: the photo reader on the
+    /// crop made larger and smaller, the page's model, and the digits
+    /// model. The stacked re-read shares the page's model and often its
+    /// misreadings; these read otherwise.
+    fn slip_readings(&self, crop: &GrayImage) -> Result<[String; 4], PaymentsError> {
+        let larger = image::imageops::resize(
+            crop,
+            crop.width() * 3 / 2,
+            crop.height() * 3 / 2,
+            image::imageops::FilterType::Triangle,
+        );
+        let smaller = preprocess::downscale(crop, SLIP_SMALLER_SCALE);
+        Ok([
+            self.ocr.recognize_photo(&larger, PageMode::Block)?.text(),
+            self.ocr.recognize_photo(&smaller, PageMode::Block)?.text(),
+            self.ocr.recognize(crop, PageMode::Block)?.text(),
+            self.ocr.recognize(crop, PageMode::Digits)?.text(),
+        ])
+    }
+
     /// Whether the second re-read of an amount (see
     /// [`Self::second_read_agrees`]) reads other digits than the page's
     /// and never the page's amount.
@@ -473,6 +545,92 @@ impl<O: Ocr> Recognizer<O> {
             }
         }
         Ok(false)
+    }
+}
+
+/// Settles a slip's field the page and the photo re-read read two ways
+/// (`0335` against `9335`) by the first three of [`Recognizer::slip_readings`]:
+/// a value at least two of them read, when none reads the other, is taken;
+/// else neither. Only the two values in dispute can win, and a split vote
+/// settles nothing (on a night photo the page's wrong `3932` and the
+/// re-read's `8032` had one reading each).
+fn settle(
+    readings: &[String; 4],
+    [page, reread]: [&str; 2],
+    values_in: fn(&str) -> Vec<String>,
+) -> Option<String> {
+    let votes = |value: &str| {
+        readings[..3]
+            .iter()
+            .filter(|t| values_in(t).iter().any(|v| v == value))
+            .count()
+    };
+    match (votes(page), votes(reread)) {
+        (p, 0) if p >= 2 => Some(page.to_owned()),
+        (0, r) if r >= 2 => Some(reread.to_owned()),
+        _ => None,
+    }
+}
+
+/// Whether at least two of a slip crop's four other readings agree on one
+/// value other than `value`, and fewer read `value`.
+fn outvoted(readings: &[String; 4], value: &str, values_in: fn(&str) -> Vec<String>) -> bool {
+    let mut others: Vec<(String, usize)> = Vec::new();
+    let mut for_value = 0;
+    for v in readings
+        .iter()
+        .filter_map(|t| values_in(t).into_iter().next())
+    {
+        if v == value {
+            for_value += 1;
+        } else if let Some(seen) = others.iter_mut().find(|(o, _)| *o == v) {
+            seen.1 += 1;
+        } else {
+            others.push((v, 1));
+        }
+    }
+    others.iter().any(|(_, n)| *n >= 2 && *n > for_value)
+}
+
+/// The first of a field's crops.
+fn crop_of<'a>(crops: &'a [(&'static str, GrayImage)], field: &str) -> Option<&'a GrayImage> {
+    crops
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map(|(_, crop)| crop)
+}
+
+/// The amounts a slip's re-read amount row shows, from its first digit on
+/// (see the amount re-read in `reread`).
+fn amounts_on_slip(text: &str) -> Vec<String> {
+    let from_digit = text
+        .find(|c: char| c.is_ascii_digit())
+        .map_or("", |i| &text[i..]);
+    amount::find_amounts(from_digit)
+        .iter()
+        .map(|h| amount::format_cents(h.cents))
+        .collect()
+}
+
+/// The last four a slip's re-read card row shows: four digits in brackets,
+/// else the four right after the last mask character. The readers turn
+/// stars into letters (`621700****wx0809`) and the entry mode `(I)` into a
+/// `1` after the number (`621700******08091`).
+fn last4_on_slip(text: &str) -> Vec<String> {
+    if let Some(four) = bracketed_four(text) {
+        return vec![four];
+    }
+    let compact = crate::text::compact(text);
+    let is_mask =
+        |c: char| card::is_mask(c) || matches!(c, 'w' | 'W' | 'k' | 'K' | 'y' | '%' | '°');
+    let Some((at, mask)) = compact.char_indices().rfind(|(_, c)| is_mask(*c)) else {
+        return Vec::new();
+    };
+    let four: String = compact[at + mask.len_utf8()..].chars().take(4).collect();
+    if four.len() == 4 && four.chars().all(|c| c.is_ascii_digit()) {
+        vec![four]
+    } else {
+        Vec::new()
     }
 }
 
@@ -533,6 +691,10 @@ fn restored_first_digit(
 
 /// Scale of the second re-read of an amount the first re-read disputed.
 const SECOND_READ_SCALE: f64 = 0.83;
+
+/// Scale of the smaller copy of a slip's crop (see
+/// [`Recognizer::slip_readings`]).
+const SLIP_SMALLER_SCALE: f64 = 0.75;
 
 /// Label of a crop holding a headline the page read as no amount.
 const GARBLED_HEADLINE: &str = "garbled_headline";
@@ -1086,6 +1248,74 @@ mod tests {
         assert!(zero.read_as(63420));
         assert!(!zero.read_as(63421), "decimals differ");
         assert!(!zero.read_as(3420), "a digit short");
+    }
+
+    fn texts(readings: [&str; 4]) -> [String; 4] {
+        readings.map(str::to_owned)
+    }
+
+    #[test]
+    fn a_slip_dispute_is_settled_only_by_a_clear_vote() {
+        // Larger, smaller and page-model readings; the digits model last.
+        let two_for_page = texts(["621700******0335 S", "621700******0335", "621700****", ""]);
+        assert_eq!(
+            settle(&two_for_page, ["0335", "9335"], last4_on_slip).as_deref(),
+            Some("0335")
+        );
+        let two_for_reread = texts(["442.00", "RMB 442.00", "", "442.09"]);
+        assert_eq!(
+            settle(&two_for_reread, ["442.09", "442.00"], amounts_on_slip).as_deref(),
+            Some("442.00")
+        );
+        // One reading each, or two against one: neither.
+        let split = texts([
+            "621700******8932",
+            "621700******3932",
+            "621700******8032",
+            "",
+        ]);
+        assert_eq!(settle(&split, ["3932", "8032"], last4_on_slip), None);
+        let two_to_one = texts(["477.72", "471.72", "477.72", ""]);
+        assert_eq!(
+            settle(&two_to_one, ["477.72", "471.72"], amounts_on_slip),
+            None
+        );
+        // A third value wins nothing.
+        let other = texts(["1111", "621700******1111", "", ""]);
+        assert_eq!(settle(&other, ["0335", "9335"], last4_on_slip), None);
+    }
+
+    #[test]
+    fn a_last_four_other_readers_agree_against_is_outvoted() {
+        let readings = texts([
+            "621700*****x*0809 (I)",
+            "621700******9809 (I)",
+            "621700****wx0809 (I)",
+            "621700******08091",
+        ]);
+        assert!(outvoted(&readings, "9809", last4_on_slip));
+        assert!(!outvoted(&readings, "0809", last4_on_slip));
+        // Two for another value, two for this one: it stands.
+        let even = texts([
+            "621700******2372",
+            "621700******2379",
+            "621700******2379",
+            "2372",
+        ]);
+        assert!(!outvoted(&even, "2379", last4_on_slip));
+        // Two readings of two different other values: it stands.
+        let scattered = texts(["621700******1234", "621700******4321", "", ""]);
+        assert!(!outvoted(&scattered, "5678", last4_on_slip));
+    }
+
+    #[test]
+    fn last_four_after_a_misread_mask() {
+        assert_eq!(last4_on_slip("621700****wx0809 (I)"), ["0809"]);
+        assert_eq!(last4_on_slip("621700******08091\n"), ["0809"]);
+        assert_eq!(last4_on_slip("621700###4#2539"), ["2539"]);
+        assert_eq!(last4_on_slip("(1234)"), ["1234"]);
+        assert!(last4_on_slip("621700****+*94g8 插卡").is_empty());
+        assert!(last4_on_slip("2025/09/24").is_empty());
     }
 
     #[test]

@@ -747,7 +747,7 @@ pub fn parse(f: &Fields) -> PaymentRecord {
     // Card: under its label, else a masked number standing alone.
     let cards = slip.labelled(&[Key::Card], card_of);
     let card = if cards.is_empty() {
-        slip.unlabelled(masked_card_of).map(|last4| card::CardInfo {
+        slip.unlabelled(card_in_line).map(|last4| card::CardInfo {
             last4,
             ..card::CardInfo::default()
         })
@@ -930,6 +930,11 @@ mod tests {
         // A total wins over the amount before tips.
         let r = slip("金额(AMOUNT): RMB 58.00\n小费(TIPS): RMB 2.00\n总计(TOTAL): RMB 60.00");
         assert_eq!(r.amount, "60.00");
+        // A masked number after a label read as nothing known.
+        let r = slip("+S: 621700******8165 芯片\naa: 621700****2440 插卡");
+        assert_eq!(r.card_last4, "");
+        let r = slip("+S: 621700******8165 芯片");
+        assert_eq!(r.card_last4, "8165");
         // The expiry is no transaction date; an order number no card.
         let r = slip("有效期(EXP DATE): 2028/12\n参考号(REF NO): 621700123456");
         assert_eq!((r.date.as_str(), r.card_last4.as_str()), ("", ""));
