@@ -270,7 +270,17 @@ impl<O: Ocr> Recognizer<O> {
                     let other_digits = !read.is_empty() && !read.contains(&page_digits);
                     let nothing = read.is_empty()
                         && self.second_read_disputes(&crops, &alternates, photo, cents)?;
-                    if other_digits || nothing {
+                    // On a slip the stacked re-read may be a smudge
+                    // (`o2 at` for `92.11`): two of the other readings
+                    // (see `settle`) reading the page's amount vouch for it.
+                    let vouched = match crop_of(&crops, FIELD_AMOUNT) {
+                        Some(crop) if slip && photo && other_digits && !r.amount.is_empty() => {
+                            let readings = self.slip_readings(crop)?;
+                            settle(&readings, [&r.amount, ""], amounts_on_slip).is_some()
+                        }
+                        _ => false,
+                    };
+                    if (other_digits || nothing) && !vouched {
                         r.amount.clear();
                         pass.tentative.retain(|f| *f != field);
                     }
@@ -550,9 +560,9 @@ impl<O: Ocr> Recognizer<O> {
 
 /// Settles a slip's field the page and the photo re-read read two ways
 /// (`0335` against `9335`) by the first three of [`Recognizer::slip_readings`]:
-/// a value at least two of them read, when none reads the other, is taken;
-/// else neither. Only the two values in dispute can win, and a split vote
-/// settles nothing (on a night photo the page's wrong `3932` and the
+/// a value at least two of them read, and more than read the other, is
+/// taken; else neither. Only the two values in dispute can win, and a split
+/// vote settles nothing (on a night photo the page's wrong `3932` and the
 /// re-read's `8032` had one reading each).
 fn settle(
     readings: &[String; 4],
@@ -565,10 +575,13 @@ fn settle(
             .filter(|t| values_in(t).iter().any(|v| v == value))
             .count()
     };
-    match (votes(page), votes(reread)) {
-        (p, 0) if p >= 2 => Some(page.to_owned()),
-        (0, r) if r >= 2 => Some(reread.to_owned()),
-        _ => None,
+    let (for_page, for_reread) = (votes(page), votes(reread));
+    if for_page >= 2 && for_page > for_reread {
+        Some(page.to_owned())
+    } else if for_reread >= 2 && for_reread > for_page {
+        Some(reread.to_owned())
+    } else {
+        None
     }
 }
 
@@ -614,8 +627,8 @@ fn amounts_on_slip(text: &str) -> Vec<String> {
 
 /// The last four a slip's re-read card row shows: four digits in brackets,
 /// else the four right after the last mask character. The readers turn
-/// stars into letters (`621700****wx0809`) and the entry mode `(I)` into a
-/// `1` after the number (`621700******08091`).
+/// stars into letters (`621700****wx0809`), zeros into `O` or `@`, and the
+/// entry mode `(I)` into a `1` after the number (`621700******08091`).
 fn last4_on_slip(text: &str) -> Vec<String> {
     if let Some(four) = bracketed_four(text) {
         return vec![four];
@@ -626,7 +639,12 @@ fn last4_on_slip(text: &str) -> Vec<String> {
     let Some((at, mask)) = compact.char_indices().rfind(|(_, c)| is_mask(*c)) else {
         return Vec::new();
     };
-    let four: String = compact[at + mask.len_utf8()..].chars().take(4).collect();
+    // A zero read as a letter right after the mask (`#O411`, `@732`).
+    let four: String = compact[at + mask.len_utf8()..]
+        .chars()
+        .take(4)
+        .map(|c| if matches!(c, 'O' | 'o' | '@') { '0' } else { c })
+        .collect();
     if four.len() == 4 && four.chars().all(|c| c.is_ascii_digit()) {
         vec![four]
     } else {
@@ -1267,7 +1285,12 @@ mod tests {
             settle(&two_for_reread, ["442.09", "442.00"], amounts_on_slip).as_deref(),
             Some("442.00")
         );
-        // One reading each, or two against one: neither.
+        // Two against one still settles; one reading each does not.
+        let two_to_one = texts(["477.72", "471.72", "477.72", ""]);
+        assert_eq!(
+            settle(&two_to_one, ["477.72", "471.72"], amounts_on_slip).as_deref(),
+            Some("477.72")
+        );
         let split = texts([
             "621700******8932",
             "621700******3932",
@@ -1275,10 +1298,14 @@ mod tests {
             "",
         ]);
         assert_eq!(settle(&split, ["3932", "8032"], last4_on_slip), None);
-        let two_to_one = texts(["477.72", "471.72", "477.72", ""]);
+        // A reading that shows both values counts for both.
+        let both = texts(["477.72 471.72", "471.72", "477.72", ""]);
+        assert_eq!(settle(&both, ["477.72", "471.72"], amounts_on_slip), None);
+        // The page's amount alone, vouched for by two readings.
+        let vouched = texts(["RMB 92.11", "92.11", "o2 at", ""]);
         assert_eq!(
-            settle(&two_to_one, ["477.72", "471.72"], amounts_on_slip),
-            None
+            settle(&vouched, ["92.11", ""], amounts_on_slip).as_deref(),
+            Some("92.11")
         );
         // A third value wins nothing.
         let other = texts(["1111", "621700******1111", "", ""]);
@@ -1313,6 +1340,8 @@ mod tests {
         assert_eq!(last4_on_slip("621700****wx0809 (I)"), ["0809"]);
         assert_eq!(last4_on_slip("621700******08091\n"), ["0809"]);
         assert_eq!(last4_on_slip("621700###4#2539"), ["2539"]);
+        assert_eq!(last4_on_slip("621700## 关半 #O411"), ["0411"]);
+        assert_eq!(last4_on_slip("621700******@732 (C)"), ["0732"]);
         assert_eq!(last4_on_slip("(1234)"), ["1234"]);
         assert!(last4_on_slip("621700****+*94g8 插卡").is_empty());
         assert!(last4_on_slip("2025/09/24").is_empty());
