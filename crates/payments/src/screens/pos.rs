@@ -483,6 +483,14 @@ fn after_garbled_label(value: &str) -> &str {
     }
 }
 
+/// What follows the last `RMB` or `CNY` of a value: the amount of a line
+/// whose label faded into a few marks or characters (`hess RMB 4126.00`,
+/// `多 RMB 188.00`).
+fn after_currency_code(value: &str) -> Option<&str> {
+    let at = value.rfind("RMB").or_else(|| value.rfind("CNY"))?;
+    Some(&value[at + 3..])
+}
+
 /// The amount a value shows (`RMB 42.45`, `42.45元`, `¥42.45`).
 fn amount_of(value: &str) -> Option<AmountHit> {
     match amount::find_amounts(value).as_slice() {
@@ -712,6 +720,7 @@ pub fn parse(f: &Fields) -> PaymentRecord {
         slip.unlabelled(|v| {
             amount_of(after_garbled_label(v))
                 .filter(|h| h.currency && h.alone)
+                .or_else(|| amount_of(after_currency_code(v)?).filter(|h| h.alone))
                 .map(|h| h.cents)
         })
     };
@@ -930,6 +939,13 @@ mod tests {
         // A total wins over the amount before tips.
         let r = slip("金额(AMOUNT): RMB 58.00\n小费(TIPS): RMB 2.00\n总计(TOTAL): RMB 60.00");
         assert_eq!(r.amount, "60.00");
+        // An amount after a label faded into marks or characters.
+        assert_eq!(slip("hess RMB 4126.00").amount, "4126.00");
+        assert_eq!(slip("'7 RMB 911.60 a").amount, "911.60");
+        assert_eq!(slip("多 RMB 188.00").amount, "188.00");
+        // Two of them that disagree, or other figures after it: none.
+        assert_eq!(slip("hess RMB 4126.00\nxx RMB 26.00").amount, "");
+        assert_eq!(slip("hess RMB 4126.00 12").amount, "");
         // A masked number after a label read as nothing known.
         let r = slip("+S: 621700******8165 芯片\naa: 621700****2440 插卡");
         assert_eq!(r.card_last4, "");
