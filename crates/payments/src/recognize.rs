@@ -30,9 +30,13 @@ pub struct Recognition {
     /// another pass; they are emptied before the result is returned.
     tentative: Vec<&'static str>,
     /// Fields of a slip two readers read differently (a receipt printer's
-    /// slashed zero read as `8` by one of them): in doubt, so no pass fills
-    /// them.
+    /// slashed zero read as `8` by one of them): in doubt, so only a value
+    /// another pass confirmed fills them.
     contested: Vec<&'static str>,
+    /// Values of a slip's fields two readers agreed on (the page and the
+    /// re-read, or a vote): a field another pass contested takes the one
+    /// value they agree on.
+    confirmed: Vec<(&'static str, String)>,
     /// Amounts (cents) some pass saw labelled as something else than the
     /// payment: no pass may take them for the amount.
     not_paid: Vec<i64>,
@@ -322,6 +326,10 @@ impl<O: Ocr> Recognizer<O> {
                     }
                     _ => None,
                 };
+                if slip && photo && restored.is_none() && (agrees || voted.is_some()) {
+                    let value = voted.clone().unwrap_or_else(|| r.amount.clone());
+                    pass.confirmed.push((FIELD_AMOUNT, value));
+                }
                 if let Some(whole) = restored {
                     r.amount = amount::format_cents(whole);
                 } else if let Some(value) = voted {
@@ -356,6 +364,9 @@ impl<O: Ocr> Recognizer<O> {
                 if seen.is_empty() && !disputes {
                     continue;
                 }
+                if slip && photo && r.card_last4 == seen {
+                    pass.confirmed.push((FIELD_CARD_LAST4, seen.clone()));
+                }
                 if r.card_last4.is_empty() {
                     r.card_last4 = seen;
                 } else if r.card_last4 != seen
@@ -378,6 +389,7 @@ impl<O: Ocr> Recognizer<O> {
                         if !r.card_number.ends_with(&value) {
                             r.card_number.clear();
                         }
+                        pass.confirmed.push((FIELD_CARD_LAST4, value.clone()));
                         r.card_last4 = value;
                     } else {
                         r.card_last4.clear();
@@ -408,6 +420,8 @@ impl<O: Ocr> Recognizer<O> {
                 pass.record.card_last4.clear();
                 pass.record.card_number.clear();
                 pass.contested.push(FIELD_CARD_LAST4);
+                pass.confirmed
+                    .retain(|(field, _)| *field != FIELD_CARD_LAST4);
             }
         }
         pass.record.fill_unreadable();
@@ -964,6 +978,7 @@ fn read_page(file: &str, page: &OcrPage, mode: PageMode) -> Recognition {
         wallet,
         tentative,
         contested: Vec::new(),
+        confirmed: Vec::new(),
         not_paid,
     }
 }
@@ -1063,6 +1078,17 @@ fn key_fields(r: &PaymentRecord) -> usize {
         .count()
 }
 
+/// The one value passes confirmed for `field` (see `Recognition::confirmed`),
+/// if they confirmed exactly one.
+fn confirmed_value(confirmed: &[(&'static str, String)], field: &str) -> Option<String> {
+    let mut values = confirmed
+        .iter()
+        .filter(|(f, _)| *f == field)
+        .map(|(_, v)| v);
+    let first = values.next()?;
+    values.all(|v| v == first).then(|| first.clone())
+}
+
 /// Keeps the pass that read more key fields and fills its empty fields from
 /// the other when both saw the same screen type.
 fn merge(first: Recognition, second: Recognition) -> Recognition {
@@ -1110,17 +1136,22 @@ fn merge(first: Recognition, second: Recognition) -> Recognition {
                 base.contested.push(field);
             }
         }
+        base.confirmed.extend(other.confirmed);
         base.not_paid.extend(other.not_paid);
         if r.amount_cents()
             .is_some_and(|c| base.not_paid.contains(&c.abs()))
         {
             r.amount.clear();
         }
+        // A contested field takes the one value passes confirmed, if they
+        // confirmed exactly one; else it stays empty.
         for field in &base.contested {
-            set_field(r, field, String::new());
-            if *field == FIELD_CARD_LAST4 {
+            let value = confirmed_value(&base.confirmed, field).unwrap_or_default();
+            if *field == FIELD_CARD_LAST4 && (value.is_empty() || !r.card_number.ends_with(&value))
+            {
                 r.card_number.clear();
             }
+            set_field(r, field, value);
         }
         r.fill_unreadable();
     }
@@ -1232,6 +1263,28 @@ mod tests {
                 .iter()
                 .any(|f| f == FIELD_CARD_LAST4)
         );
+    }
+
+    #[test]
+    fn a_contested_slip_field_takes_the_one_value_other_passes_confirmed() {
+        let slip = "POS签购单\n卡号(CARD NO):\n621700******1510 (I)\n日期/时间(DATE/TIME): 2025/03/11 12:03:45\n金额(AMOUNT): RMB 83.00";
+        let contested = || {
+            let mut first = read_page("a.jpg", &OcrPage::from_text(slip), PageMode::Block);
+            first.record.card_last4.clear();
+            first.contested.push(FIELD_CARD_LAST4);
+            first
+        };
+        let confirmed = |last4: &str| {
+            let mut pass = read_page("a.jpg", &OcrPage::from_text(slip), PageMode::Sparse);
+            pass.confirmed.push((FIELD_CARD_LAST4, last4.to_owned()));
+            pass
+        };
+        let merged = merge(contested(), confirmed("1510"));
+        assert_eq!(merged.record.card_last4, "1510");
+        // Two passes confirming different values settle nothing.
+        let merged = merge(merge(contested(), confirmed("1510")), confirmed("1518"));
+        assert_eq!(merged.record.card_last4, "");
+        assert_eq!(merged.record.card_number, "");
     }
 
     #[test]
