@@ -107,6 +107,8 @@ pub fn prepare_image(image: &DynamicImage, prep: &Prep) -> Prepared {
             big_lines: Vec::new(),
         };
     }
+    let mut gray = gray;
+    crate::pen_strokes::erase(image, &mut gray);
     let (gray, big_lines) = prepare_screen(gray, prep);
     Prepared {
         gray,

@@ -173,7 +173,12 @@ impl<O: Ocr> Recognizer<O> {
                 None => crops.extend(crop_numbers(gray, line, photo).map(|c| (FIELD_AMOUNT, c))),
             }
         }
-        if let Some(row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
+        if let Some(mut row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
+            // A monospaced card number's dotted zero reads as `9` (`0394`
+            // as `9394`); without its dot, as `0`.
+            if !photo {
+                crate::dotted_zero::paint_out_dots(&mut row);
+            }
             crops.push((FIELD_CARD_LAST4, row));
         }
         // No card row read on a bank screen: its card may be a line the

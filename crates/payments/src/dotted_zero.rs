@@ -1,0 +1,162 @@
+//! Dotted zeros in a crop of digits: the dot inside a monospaced font's zero
+//! (DejaVu Sans Mono's `0`) painted out, so the glyph reads as `0` and not
+//! as `9` or `8`.
+//!
+//! The dot is an island: ink whose surrounding paper is a hole of another
+//! glyph, not the paper around the line. No digit, star or sign has one, so
+//! in a crop of a number only such dots are touched.
+
+use std::collections::VecDeque;
+
+use image::GrayImage;
+
+/// Grey level below which a pixel is ink (crops are dark text on light
+/// paper).
+const INK: u8 = 128;
+
+/// An island is at most this share (in percent) of the crop's height: a dot,
+/// not a glyph inside a box.
+const MAX_ISLAND_PERCENT_OF_HEIGHT: usize = 30;
+
+/// Paints the islands of `crop` with the paper around them; returns how
+/// many it painted.
+pub fn paint_out_dots(crop: &mut GrayImage) -> usize {
+    let (w, h) = (crop.width() as usize, crop.height() as usize);
+    if w < 3 || h < 3 {
+        return 0;
+    }
+    let ink: Vec<bool> = crop.as_raw().iter().map(|&p| p < INK).collect();
+    let outside = paper_reached_from_edges(&ink, w, h);
+    let max_height = (h * MAX_ISLAND_PERCENT_OF_HEIGHT / 100).max(1);
+    let mut seen = vec![false; ink.len()];
+    let mut painted = 0;
+    for start in 0..ink.len() {
+        if !ink[start] || seen[start] {
+            continue;
+        }
+        let island = component(&ink, &mut seen, start, w, h);
+        let (top, bottom) = island
+            .iter()
+            .fold((h, 0), |(t, b), &i| (t.min(i / w), b.max(i / w)));
+        // Enclosed: no pixel of it touches the paper around the line.
+        let enclosed = island.iter().all(|&i| {
+            neighbours4(i, w, h).all(|j| ink[j] || !outside[j]) && i % w != 0 && i % w != w - 1
+        });
+        if enclosed && bottom - top < max_height {
+            let pixels: &mut [u8] = crop;
+            for &i in &island {
+                pixels[i] = u8::MAX;
+            }
+            painted += 1;
+        }
+    }
+    painted
+}
+
+/// Paper pixels connected (4-way) to the crop's edges.
+fn paper_reached_from_edges(ink: &[bool], w: usize, h: usize) -> Vec<bool> {
+    let mut reached = vec![false; ink.len()];
+    let mut queue = VecDeque::new();
+    let edges = (0..w)
+        .flat_map(|x| [x, (h - 1) * w + x])
+        .chain((0..h).flat_map(|y| [y * w, y * w + w - 1]));
+    for i in edges {
+        if !ink[i] && !reached[i] {
+            reached[i] = true;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        for j in neighbours4(i, w, h) {
+            if !ink[j] && !reached[j] {
+                reached[j] = true;
+                queue.push_back(j);
+            }
+        }
+    }
+    reached
+}
+
+/// The ink component (8-way) holding `start`.
+fn component(ink: &[bool], seen: &mut [bool], start: usize, w: usize, h: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut stack = vec![start];
+    seen[start] = true;
+    while let Some(i) = stack.pop() {
+        out.push(i);
+        let (x, y) = (i % w, i / w);
+        for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+            for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                let j = ny * w + nx;
+                if ink[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn neighbours4(i: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = (i % w, i / w);
+    [
+        (x > 0).then(|| i - 1),
+        (x + 1 < w).then(|| i + 1),
+        (y > 0).then(|| i - w),
+        (y + 1 < h).then(|| i + w),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// A ring (a zero) with a dot in it, and a bar (a `1`) beside it.
+    fn zero_and_one() -> GrayImage {
+        let mut img = GrayImage::from_pixel(40, 30, Luma([255]));
+        for y in 5..25 {
+            for x in 5..20 {
+                let ring = !(8..22).contains(&y) || !(8..17).contains(&x);
+                if ring {
+                    img.put_pixel(x, y, Luma([0]));
+                }
+            }
+        }
+        for y in 13..17 {
+            for x in 11..14 {
+                img.put_pixel(x, y, Luma([0]));
+            }
+        }
+        for y in 5..25 {
+            for x in 28..31 {
+                img.put_pixel(x, y, Luma([0]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn the_dot_inside_a_zero_is_painted_out() {
+        let mut img = zero_and_one();
+        assert_eq!(paint_out_dots(&mut img), 1);
+        assert_eq!(img.get_pixel(12, 15).0[0], 255);
+        // The ring and the bar stay.
+        assert_eq!(img.get_pixel(6, 15).0[0], 0);
+        assert_eq!(img.get_pixel(29, 15).0[0], 0);
+    }
+
+    #[test]
+    fn a_decimal_point_is_no_island() {
+        let mut img = GrayImage::from_pixel(20, 20, Luma([255]));
+        for y in 14..17 {
+            for x in 8..11 {
+                img.put_pixel(x, y, Luma([0]));
+            }
+        }
+        assert_eq!(paint_out_dots(&mut img), 0);
+    }
+}
