@@ -7,7 +7,7 @@
 //! and thin. A glyph, an icon or a logo is small; a coloured card or button
 //! is filled; so neither is touched.
 
-use image::{DynamicImage, GrayImage, RgbImage};
+use image::{DynamicImage, GrayImage};
 
 /// A pixel is pen-coloured when its channels spread this much (a red pen's
 /// `(239, 68, 68)` spreads 171; grey text and white paper spread < 20).
@@ -22,18 +22,20 @@ const MAX_FILL_PERCENT: u64 = 20;
 /// Paints the pen strokes of `image` out of `gray` (its grey copy, the same
 /// size); returns how many pixels it painted.
 pub fn erase(image: &DynamicImage, gray: &mut GrayImage) -> usize {
-    if !matches!(
-        image,
-        DynamicImage::ImageRgb8(_) | DynamicImage::ImageRgba8(_)
-    ) {
+    // Read in place: a copy of a phone screenshot costs more than the rest.
+    let (raw, channels) = match image {
+        DynamicImage::ImageRgb8(rgb) => (rgb.as_raw(), 3),
+        DynamicImage::ImageRgba8(rgba) => (rgba.as_raw(), 4),
+        _ => return 0,
+    };
+    if (image.width(), image.height()) != gray.dimensions() {
         return 0;
     }
-    let rgb = image.to_rgb8();
-    if rgb.dimensions() != gray.dimensions() {
+    let mask = pen_mask(raw, channels);
+    if !mask.iter().any(|&pen| pen) {
         return 0;
     }
-    let mask = pen_mask(&rgb);
-    let strokes = strokes(&mask, rgb.width(), rgb.height());
+    let strokes = strokes(&mask, image.width(), image.height());
     let mut painted = 0;
     for stroke in &strokes {
         for &i in stroke {
@@ -44,11 +46,11 @@ pub fn erase(image: &DynamicImage, gray: &mut GrayImage) -> usize {
     painted
 }
 
-/// Whether each pixel (row-major) is pen-coloured.
-fn pen_mask(rgb: &RgbImage) -> Vec<bool> {
-    rgb.pixels()
+/// Whether each pixel (row-major) of raw RGB or RGBA bytes is pen-coloured.
+fn pen_mask(raw: &[u8], channels: usize) -> Vec<bool> {
+    raw.chunks_exact(channels)
         .map(|p| {
-            let [r, g, b] = p.0;
+            let (r, g, b) = (p[0], p[1], p[2]);
             r.max(g).max(b) - r.min(g).min(b) >= MIN_SPREAD
         })
         .collect()
@@ -119,7 +121,7 @@ fn mask_paint(gray: &mut GrayImage, mask: &[bool], i: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use image::Rgb;
+    use image::{Rgb, RgbImage};
 
     /// A white page with black text bars and a red ring round one of them.
     fn annotated() -> RgbImage {
