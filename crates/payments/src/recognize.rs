@@ -239,9 +239,9 @@ impl<O: Ocr> Recognizer<O> {
         for (field, crop) in crops.iter().filter(|(field, _)| alone(field)) {
             readings.push((*field, self.ocr.recognize(crop, PageMode::Digits)?.text()));
         }
-        // A slip's card row read by the other readers (see `slip_readings`),
-        // once.
-        let mut card_readings: Option<[String; 4]> = None;
+        // A slip's card row read by the voting readers (see
+        // `vote_readings`), once.
+        let mut card_readings: Option<[String; 3]> = None;
         for (field, text) in readings {
             let r = &mut pass.record;
             if field == GARBLED_HEADLINE {
@@ -284,7 +284,7 @@ impl<O: Ocr> Recognizer<O> {
                     // (see `settle`) reading the page's amount vouch for it.
                     let vouched = match crop_of(&crops, FIELD_AMOUNT) {
                         Some(crop) if slip && photo && other_digits && !r.amount.is_empty() => {
-                            let readings = self.slip_readings(crop)?;
+                            let readings = self.vote_readings(crop)?;
                             settle(&readings, [&r.amount, ""], amounts_on_slip).is_some()
                         }
                         _ => false,
@@ -326,7 +326,7 @@ impl<O: Ocr> Recognizer<O> {
                     .find(|v| digits_of(v).len() == page_digits.len());
                 let voted = match (rival, crop_of(&crops, FIELD_AMOUNT)) {
                     (Some(rival), Some(crop)) if slip && photo && !agrees && restored.is_none() => {
-                        let readings = self.slip_readings(crop)?;
+                        let readings = self.vote_readings(crop)?;
                         settle(&readings, [&r.amount, &rival], amounts_on_slip)
                     }
                     _ => None,
@@ -385,8 +385,10 @@ impl<O: Ocr> Recognizer<O> {
                 {
                     let voted = match crop_of(&crops, FIELD_CARD_LAST4) {
                         Some(crop) if slip && photo && seen.len() == 4 => {
-                            let readings = card_readings.get_or_insert(self.slip_readings(crop)?);
-                            settle(readings, [&r.card_last4, &seen], last4_on_slip)
+                            let readings = self.vote_readings(crop)?;
+                            let settled = settle(&readings, [&r.card_last4, &seen], last4_on_slip);
+                            card_readings = Some(readings);
+                            settled
                         }
                         _ => None,
                     };
@@ -409,18 +411,20 @@ impl<O: Ocr> Recognizer<O> {
         }
         // A slip's last four that the page and the stacked re-read agree
         // on may still be a misreading both made alike (`9809` for
-        // `0809`: the stacked crop is read by the page's model): read alone
-        // and by the other readers, two reading another same value, and
-        // fewer this one, leave it empty.
+        // `0809`: the stacked crop is read by the page's model): the
+        // voting readers and the digits model reading it alone, two reading
+        // another same value, and fewer this one, leave it empty.
         if slip
             && photo
             && !pass.record.card_last4.is_empty()
             && let Some(crop) = crop_of(&crops, FIELD_CARD_LAST4)
         {
-            let readings = match card_readings {
+            let votes = match card_readings {
                 Some(readings) => readings,
-                None => self.slip_readings(crop)?,
+                None => self.vote_readings(crop)?,
             };
+            let digits = self.ocr.recognize(crop, PageMode::Digits)?.text();
+            let readings = [votes[0].as_str(), &votes[1], &votes[2], &digits];
             if outvoted(&readings, &pass.record.card_last4, last4_on_slip) {
                 pass.record.card_last4.clear();
                 pass.record.card_number.clear();
@@ -500,11 +504,11 @@ impl<O: Ocr> Recognizer<O> {
         Ok(confirmed.then_some(found))
     }
 
-    /// A slip's crop read by four more readers: the photo reader on the
-    /// crop made larger and smaller, the page's model, and the digits
-    /// model. The stacked re-read shares the page's model and often its
-    /// misreadings; these read otherwise.
-    fn slip_readings(&self, crop: &GrayImage) -> Result<[String; 4], PaymentsError> {
+    /// A slip's crop read by three more readers, which vote on a disputed
+    /// field (see `settle`): the photo reader on the crop made larger and
+    /// smaller, and the page's model. The stacked re-read shares the photo
+    /// reader's model and often its misreadings; these read otherwise.
+    fn vote_readings(&self, crop: &GrayImage) -> Result<[String; 3], PaymentsError> {
         let larger = image::imageops::resize(
             crop,
             crop.width() * 3 / 2,
@@ -516,7 +520,6 @@ impl<O: Ocr> Recognizer<O> {
             self.ocr.recognize_photo(&larger, PageMode::Block)?.text(),
             self.ocr.recognize_photo(&smaller, PageMode::Block)?.text(),
             self.ocr.recognize(crop, PageMode::Block)?.text(),
-            self.ocr.recognize(crop, PageMode::Digits)?.text(),
         ])
     }
 
@@ -578,18 +581,18 @@ impl<O: Ocr> Recognizer<O> {
 }
 
 /// Settles a slip's field the page and the photo re-read read two ways
-/// (`0335` against `9335`) by the first three of [`Recognizer::slip_readings`]:
+/// (`0335` against `9335`) by [`Recognizer::vote_readings`]:
 /// a value at least two of them read, and more than read the other, is
 /// taken; else neither. Only the two values in dispute can win, and a split
 /// vote settles nothing (on a night photo the page's wrong `3932` and the
 /// re-read's `8032` had one reading each).
 fn settle(
-    readings: &[String; 4],
+    readings: &[String; 3],
     [page, reread]: [&str; 2],
     values_in: fn(&str) -> Vec<String>,
 ) -> Option<String> {
     let votes = |value: &str| {
-        readings[..3]
+        readings
             .iter()
             .filter(|t| values_in(t).iter().any(|v| v == value))
             .count()
@@ -604,9 +607,9 @@ fn settle(
     }
 }
 
-/// Whether at least two of a slip crop's four other readings agree on one
-/// value other than `value`, and fewer read `value`.
-fn outvoted(readings: &[String; 4], value: &str, values_in: fn(&str) -> Vec<String>) -> bool {
+/// Whether at least two of a slip crop's other readings agree on one value
+/// other than `value`, and fewer read `value`.
+fn outvoted(readings: &[&str], value: &str, values_in: fn(&str) -> Vec<String>) -> bool {
     let mut others: Vec<(String, usize)> = Vec::new();
     let mut for_value = 0;
     for v in readings
@@ -730,7 +733,7 @@ fn restored_first_digit(
 const SECOND_READ_SCALE: f64 = 0.83;
 
 /// Scale of the smaller copy of a slip's crop (see
-/// [`Recognizer::slip_readings`]).
+/// [`Recognizer::vote_readings`]).
 const SLIP_SMALLER_SCALE: f64 = 0.75;
 
 /// Label of a crop holding a headline the page read as no amount.
@@ -1326,70 +1329,65 @@ mod tests {
         assert!(!zero.read_as(3420), "a digit short");
     }
 
-    fn texts(readings: [&str; 4]) -> [String; 4] {
+    fn texts(readings: [&str; 3]) -> [String; 3] {
         readings.map(str::to_owned)
     }
 
     #[test]
     fn a_slip_dispute_is_settled_only_by_a_clear_vote() {
-        // Larger, smaller and page-model readings; the digits model last.
-        let two_for_page = texts(["621700******0335 S", "621700******0335", "621700****", ""]);
+        // Larger, smaller and page-model readings.
+        let two_for_page = texts(["621700******0335 S", "621700******0335", "621700****"]);
         assert_eq!(
             settle(&two_for_page, ["0335", "9335"], last4_on_slip).as_deref(),
             Some("0335")
         );
-        let two_for_reread = texts(["442.00", "RMB 442.00", "", "442.09"]);
+        let two_for_reread = texts(["442.00", "RMB 442.00", ""]);
         assert_eq!(
             settle(&two_for_reread, ["442.09", "442.00"], amounts_on_slip).as_deref(),
             Some("442.00")
         );
         // Two against one still settles; one reading each does not.
-        let two_to_one = texts(["477.72", "471.72", "477.72", ""]);
+        let two_to_one = texts(["477.72", "471.72", "477.72"]);
         assert_eq!(
             settle(&two_to_one, ["477.72", "471.72"], amounts_on_slip).as_deref(),
             Some("477.72")
         );
-        let split = texts([
-            "621700******8932",
-            "621700******3932",
-            "621700******8032",
-            "",
-        ]);
+        let split = texts(["621700******8932", "621700******3932", "621700******8032"]);
         assert_eq!(settle(&split, ["3932", "8032"], last4_on_slip), None);
         // A reading that shows both values counts for both.
-        let both = texts(["477.72 471.72", "471.72", "477.72", ""]);
+        let both = texts(["477.72 471.72", "471.72", "477.72"]);
         assert_eq!(settle(&both, ["477.72", "471.72"], amounts_on_slip), None);
         // The page's amount alone, vouched for by two readings.
-        let vouched = texts(["RMB 92.11", "92.11", "o2 at", ""]);
+        let vouched = texts(["RMB 92.11", "92.11", "o2 at"]);
         assert_eq!(
             settle(&vouched, ["92.11", ""], amounts_on_slip).as_deref(),
             Some("92.11")
         );
         // A third value wins nothing.
-        let other = texts(["1111", "621700******1111", "", ""]);
+        let other = texts(["1111", "621700******1111", ""]);
         assert_eq!(settle(&other, ["0335", "9335"], last4_on_slip), None);
     }
 
     #[test]
     fn a_last_four_other_readers_agree_against_is_outvoted() {
-        let readings = texts([
+        let readings = [
             "621700*****x*0809 (I)",
             "621700******9809 (I)",
             "621700****wx0809 (I)",
             "621700******08091",
-        ]);
+        ];
         assert!(outvoted(&readings, "9809", last4_on_slip));
         assert!(!outvoted(&readings, "0809", last4_on_slip));
         // Two for another value, two for this one: it stands.
-        let even = texts([
+        let even = [
             "621700******2372",
             "621700******2379",
             "621700******2379",
             "2372",
-        ]);
+        ];
         assert!(!outvoted(&even, "2379", last4_on_slip));
         // Two readings of two different other values: it stands.
-        let scattered = texts(["621700******1234", "621700******4321", "", ""]);
+        let scattered = ["621700******1234", "621700******4321", "", ""];
         assert!(!outvoted(&scattered, "5678", last4_on_slip));
     }
 
