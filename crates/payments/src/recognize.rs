@@ -729,6 +729,10 @@ fn restored_first_digit(
     })
 }
 
+/// Grey level below which a crop's column counts as inked (see
+/// `crop_numbers`).
+const INK_LEVEL: u8 = 128;
+
 /// Scale of the second re-read of an amount the first re-read disputed.
 const SECOND_READ_SCALE: f64 = 0.83;
 
@@ -882,19 +886,39 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
         .map(|(_, _, right)| *right);
     // Without a label, glyphs OCR left out may lie left of the line's box
     // (`-1` of `-116.63` read as `16.63`): two line heights more.
+    // Never right of the number's own box: a label's box reaching into the
+    // number's first glyph cut a 720 px `尾号 0858` to `)858` (read `3858`).
+    let number_left = line.words[first_number].1;
     let first = match label_end {
-        _ if photo => line.words[first_number].1,
-        Some(right) => right,
+        _ if photo => number_left,
+        Some(right) => right.min(number_left),
         None => (line.left - 2 * (line.bottom - line.top)).max(0),
     };
     // A slip prints dashed rules close under its lines: with a quarter
     // line's margin, the rule under `11.00` made the photo reader see
     // `11.60`. An eighth keeps it out.
     let pad = (line.bottom - line.top) / if photo { 8 } else { 4 };
-    let left = u32::try_from((first - pad).max(0)).ok()?;
     let top = u32::try_from((line.top - pad).max(0)).ok()?;
-    let right = u32::try_from(line.right + pad).ok()?.min(gray.width());
     let bottom = u32::try_from(line.bottom + pad).ok()?.min(gray.height());
+    let left = u32::try_from((first - pad).max(0)).ok()?;
+    // Nor through a glyph: where the label's box reaches into the number's,
+    // tesseract's boxes at 720 px may start inside the number's first digit
+    // (`尾号 6355` cut to `355` with a stroke, read `5355`), so the crop
+    // starts at the first blank column left of it. Elsewhere a label's
+    // last glyph would be pulled in (`号 6200 …`, which the digits model
+    // reads as nothing).
+    let overlapping = label_end.is_some_and(|right| right > number_left);
+    let left = if photo || !overlapping {
+        left
+    } else {
+        let reach = u32::try_from(line.bottom - line.top).unwrap_or(0);
+        let inked = |x: u32| (top..bottom).any(|y| gray.get_pixel(x, y).0[0] < INK_LEVEL);
+        (left.saturating_sub(reach)..=left)
+            .rev()
+            .find(|&x| !inked(x))
+            .unwrap_or(left)
+    };
+    let right = u32::try_from(line.right + pad).ok()?.min(gray.width());
     if right <= left + 4 || bottom <= top + 4 {
         return None;
     }
