@@ -1320,6 +1320,40 @@ mod tests {
     }
 
     #[test]
+    fn a_re_read_crop_does_not_cut_the_first_digit() {
+        // A digit's ink from x 90 to 110; the label's box reaches into the
+        // number's, whose box starts at 103 (inside the digit).
+        let mut gray = GrayImage::from_pixel(300, 60, image::Luma([255]));
+        for x in (90..110).chain(130..150) {
+            for y in 15..45 {
+                gray.put_pixel(x, y, image::Luma([0]));
+            }
+        }
+        let line = |label_right: i32| crate::ocr::Line {
+            text: "尾号 6355".to_owned(),
+            top: 15,
+            bottom: 45,
+            left: 40,
+            right: 150,
+            conf: 90.0,
+            words: vec![
+                ("尾号".to_owned(), 40, label_right),
+                ("6355".to_owned(), 103, 150),
+            ],
+            digit_conf: 90.0,
+        };
+        // Text 30 px high is scaled to 48 px on a 20 px margin: the
+        // crop's first column sits at x 20 of the result.
+        let first_column_inked =
+            |crop: &GrayImage| (0..crop.height()).any(|y| crop.get_pixel(20, y).0[0] < 128);
+        let overlapping = crop_numbers(&gray, &line(106), false).unwrap();
+        assert!(!first_column_inked(&overlapping));
+        // Boxes apart: the crop starts where the label ends (less a margin).
+        let apart = crop_numbers(&gray, &line(80), false).unwrap();
+        assert!(!first_column_inked(&apart));
+    }
+
+    #[test]
     fn a_first_digit_read_as_a_letter_is_restored_from_the_re_read() {
         let reread = amount::find_amounts("-543.06");
         assert_eq!(restored_first_digit("-D43.06", 4306, &reread), Some(54306));
