@@ -28,23 +28,15 @@ pub fn paint_out_dots(crop: &mut GrayImage) -> usize {
     let ink: Vec<bool> = crop.as_raw().iter().map(|&p| p < INK).collect();
     let outside = paper_reached_from_edges(&ink, w, h);
     let max_height = (h * MAX_ISLAND_PERCENT_OF_HEIGHT / 100).max(1);
-    let mut seen = vec![false; ink.len()];
     let mut painted = 0;
-    for start in 0..ink.len() {
-        if !ink[start] || seen[start] {
-            continue;
-        }
-        let island = component(&ink, &mut seen, start, w, h);
-        let (top, bottom) = island
-            .iter()
-            .fold((h, 0), |(t, b), &i| (t.min(i / w), b.max(i / w)));
+    for island in crate::shapes::shapes(&ink, w) {
         // Enclosed: no pixel of it touches the paper around the line.
-        let enclosed = island.iter().all(|&i| {
+        let enclosed = island.pixels.iter().all(|&i| {
             neighbours4(i, w, h).all(|j| ink[j] || !outside[j]) && i % w != 0 && i % w != w - 1
         });
-        if enclosed && bottom - top < max_height {
+        if enclosed && island.bottom - island.top < max_height {
             let pixels: &mut [u8] = crop;
-            for &i in &island {
+            for &i in &island.pixels {
                 pixels[i] = u8::MAX;
             }
             painted += 1;
@@ -75,27 +67,6 @@ fn paper_reached_from_edges(ink: &[bool], w: usize, h: usize) -> Vec<bool> {
         }
     }
     reached
-}
-
-/// The ink component (8-way) holding `start`.
-fn component(ink: &[bool], seen: &mut [bool], start: usize, w: usize, h: usize) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut stack = vec![start];
-    seen[start] = true;
-    while let Some(i) = stack.pop() {
-        out.push(i);
-        let (x, y) = (i % w, i / w);
-        for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-            for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                let j = ny * w + nx;
-                if ink[j] && !seen[j] {
-                    seen[j] = true;
-                    stack.push(j);
-                }
-            }
-        }
-    }
-    out
 }
 
 fn neighbours4(i: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {

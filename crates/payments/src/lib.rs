@@ -24,6 +24,7 @@ pub mod preprocess;
 pub mod recognize;
 pub mod record;
 pub mod screens;
+pub mod shapes;
 pub mod split_view;
 pub mod text;
 

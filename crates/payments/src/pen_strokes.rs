@@ -35,7 +35,7 @@ pub fn erase(image: &DynamicImage, gray: &mut GrayImage) -> usize {
     if !mask.iter().any(|&pen| pen) {
         return 0;
     }
-    let strokes = strokes(&mask, image.width(), image.height());
+    let strokes = strokes(&mask, image.width());
     let mut painted = 0;
     for stroke in &strokes {
         for &i in stroke {
@@ -58,45 +58,17 @@ fn pen_mask(raw: &[u8], channels: usize) -> Vec<bool> {
 
 /// The pixel indices of each pen-coloured shape that is a stroke: 8-connected,
 /// spanning at least a quarter of the width or height, and thin.
-fn strokes(mask: &[bool], width: u32, height: u32) -> Vec<Vec<usize>> {
-    let (w, h) = (width as usize, height as usize);
+fn strokes(mask: &[bool], width: u32) -> Vec<Vec<usize>> {
     let min_span = (width / MIN_SPAN_OF_WIDTH) as usize;
-    let mut seen = vec![false; mask.len()];
-    let mut found = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..mask.len() {
-        if !mask[start] || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let mut shape = Vec::new();
-        let (mut left, mut right, mut top, mut bottom) = (w, 0, h, 0);
-        while let Some(i) = stack.pop() {
-            shape.push(i);
-            let (x, y) = (i % w, i / w);
-            left = left.min(x);
-            right = right.max(x);
-            top = top.min(y);
-            bottom = bottom.max(y);
-            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                    let j = ny * w + nx;
-                    if mask[j] && !seen[j] {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-        let (span_x, span_y) = (right - left + 1, bottom - top + 1);
-        let area = (span_x * span_y) as u64;
-        let thin = (shape.len() as u64) * 100 <= area * MAX_FILL_PERCENT;
-        if span_x.max(span_y) >= min_span && thin {
-            found.push(shape);
-        }
-    }
-    found
+    crate::shapes::shapes(mask, width as usize)
+        .into_iter()
+        .filter(|shape| {
+            let area = (shape.width() * shape.height()) as u64;
+            let thin = (shape.pixels.len() as u64) * 100 <= area * MAX_FILL_PERCENT;
+            shape.width().max(shape.height()) >= min_span && thin
+        })
+        .map(|shape| shape.pixels)
+        .collect()
 }
 
 /// Paints pixel `i` with the nearest pixels left and right of it that are

@@ -262,9 +262,10 @@ impl<O: Ocr> Recognizer<O> {
                 // anything the re-read puts before it is the crop's edge (a
                 // stroke of `RMB` read as `|`, which the amount scanner
                 // would take for a leading `1`).
-                let text = match text.find(|c: char| c.is_ascii_digit()) {
-                    Some(start) if slip => text[start..].to_owned(),
-                    _ => text,
+                let text = if slip {
+                    from_first_digit(&text).to_owned()
+                } else {
+                    text
                 };
                 let hits = amount::find_amounts(&text);
                 let page_digits = digits_of(&r.amount);
@@ -635,13 +636,16 @@ fn crop_of<'a>(crops: &'a [(&'static str, GrayImage)], field: &str) -> Option<&'
         .map(|(_, crop)| crop)
 }
 
+/// `text` from its first digit on (all of it without one).
+fn from_first_digit(text: &str) -> &str {
+    text.find(|c: char| c.is_ascii_digit())
+        .map_or(text, |start| &text[start..])
+}
+
 /// The amounts a slip's re-read amount row shows, from its first digit on
 /// (see the amount re-read in `reread`).
 fn amounts_on_slip(text: &str) -> Vec<String> {
-    let from_digit = text
-        .find(|c: char| c.is_ascii_digit())
-        .map_or("", |i| &text[i..]);
-    amount::find_amounts(from_digit)
+    amount::find_amounts(from_first_digit(text))
         .iter()
         .map(|h| amount::format_cents(h.cents))
         .collect()
