@@ -305,14 +305,22 @@ impl<O: Ocr> Recognizer<O> {
                     || (amount_has_currency
                         && !page_digits.is_empty()
                         && digits_of(&text).ends_with(&page_digits));
+                // The one other amount the re-read names, and whether the
+                // second re-read names it too.
+                let challenger = match hits.as_slice() {
+                    [h] if Some(h.cents) != cents => Some(h.cents),
+                    _ => None,
+                };
+                let mut challenger_seconded = false;
                 // Before the page's amount is dropped, a second re-read
                 // (see `second_read_agrees`).
                 if !agrees {
                     agrees =
                         self.second_read_agrees(&crops, &alternates, FIELD_AMOUNT, photo, |t| {
-                            amount::find_amounts(t)
-                                .iter()
-                                .any(|h| Some(h.cents) == cents)
+                            let hits = amount::find_amounts(t);
+                            challenger_seconded |=
+                                challenger.is_some_and(|c| hits.iter().any(|h| h.cents == c));
+                            hits.iter().any(|h| Some(h.cents) == cents)
                         })?;
                 }
                 let restored = match (amount_row, cents) {
@@ -340,6 +348,19 @@ impl<O: Ocr> Recognizer<O> {
                     r.amount = amount::format_cents(whole);
                 } else if let Some(value) = voted {
                     r.amount = value;
+                } else if let Some(c) = challenger.filter(|c| {
+                    !agrees
+                        && challenger_seconded
+                        && !pass.not_paid.contains(&c.abs())
+                        && (!amount_has_currency || !starts_with_digit(&text))
+                }) {
+                    // A screen's amount the page misread (`6089.94` for
+                    // `¥689.94`, `32.01` for `-32.61`) that both re-reads
+                    // read alike is taken from them. Where the page saw a
+                    // currency sign, only when the re-read shows something
+                    // before the digits: else the sign may be its first
+                    // digit (`95.10` for `¥55.10`).
+                    r.amount = amount::format_cents(c);
                 } else if !agrees {
                     r.amount.clear();
                     if slip {
@@ -686,6 +707,11 @@ fn card_last4_of(text: &str) -> String {
 }
 
 /// The ASCII digits of a text, in order.
+/// Whether a reading's first character, past blanks, is a digit.
+fn starts_with_digit(text: &str) -> bool {
+    text.trim_start().starts_with(|c: char| c.is_ascii_digit())
+}
+
 fn digits_of(text: &str) -> String {
     text.chars().filter(char::is_ascii_digit).collect()
 }
@@ -1553,5 +1579,43 @@ mod tests {
         assert_eq!(r.record.amount, "58.00");
         assert_eq!(r.record.card_last4, "");
         assert!(r.record.unreadable.contains(&"card_last4".to_owned()));
+    }
+
+    #[test]
+    fn a_screen_amount_both_re_reads_read_alike_replaces_the_page_s() {
+        // (page's amount row, both re-reads of its crop, amount taken)
+        let cases = [
+            // The page misread a digit; the re-reads agree on another.
+            ("-32.01", "-32.61", "32.61"),
+            // The page made `¥6` of `¥`; the re-reads show the sign apart.
+            ("¥6089.94", "*689.94", "689.94"),
+            // After a currency sign a re-read showing nothing before its
+            // digits may have read the sign as one (`95.10` for `¥55.10`).
+            ("¥55.10", "95.10", ""),
+        ];
+        for (page, reread, want) in cases {
+            let ocr = BoxedOcr {
+                lines: vec![
+                    vec![("账单详情", 20, 160)],
+                    vec![("示例店", 20, 120)],
+                    vec![(page, 20, 100)],
+                    vec![("交易成功", 20, 160)],
+                    vec![
+                        ("支付时间", 20, 160),
+                        ("2025-03-11", 200, 200),
+                        ("12:03:45", 420, 160),
+                    ],
+                    vec![("付款方式", 20, 160), ("招商银行信用卡(5633)", 200, 360)],
+                    vec![("商品说明", 20, 160), ("x", 200, 20)],
+                ],
+                wide: "(5633)",
+                narrow: reread,
+            };
+            let r = Recognizer::new(ocr)
+                .recognize_image("a.png", &blank())
+                .unwrap();
+            assert_eq!(r.screen, ScreenType::AlipayBill, "{page}");
+            assert_eq!(r.record.amount, want, "{page} re-read as {reread}");
+        }
     }
 }

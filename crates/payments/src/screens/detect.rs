@@ -12,6 +12,9 @@ const KEYWORDS: &[(ScreenType, &[(&str, i32)])] = &[
         ScreenType::PosSlip,
         &[
             ("签购单", 6),
+            // An app's link to the slip's image (云闪付's 电子签购单 查看 ›)
+            // is not a slip: it cancels the 签购单 it contains.
+            ("电子签购单", -6),
             ("POS", 2),
             ("CARDHOLDER", 3),
             ("MERCHANT", 3),
@@ -78,6 +81,7 @@ const KEYWORDS: &[(ScreenType, &[(&str, i32)])] = &[
             ("UnionPay", 4),
             ("付款卡", 3),
             ("订单编号", 2),
+            ("电子签购单", 3),
             ("交易类型", 1),
             ("优惠", 1),
         ],
@@ -268,6 +272,13 @@ mod tests {
         assert_eq!(
             kind("POS签购单\n商户名称(MERCHANT NAME)\n凭证号 1"),
             ScreenType::PosSlip
+        );
+        // 云闪付 links to the slip's image; 付款卡 misread, no app name.
+        assert_eq!(
+            kind(
+                "交易详情 客服\n-9.04\n交易时间 2025-05-16 20:09:14\n休圳卡 中国建设银行 借记卡 尾号 9733\n交易类型 消费\n订单编号 2025\n电子签购单 查看"
+            ),
+            ScreenType::Unionpay
         );
         // Another acquirer's slip whose title OCR garbled, under 中国银联.
         assert_eq!(
