@@ -378,6 +378,14 @@ impl<O: Ocr> Recognizer<O> {
                 } else {
                     seen
                 };
+                // Six digits or more after a slip's mask (`****443352` for
+                // `******3352`): stars read as digits, so which four are
+                // the card's is unknown. Such a reading has no say.
+                let seen = if slip && overlong_tail(t) {
+                    String::new()
+                } else {
+                    seen
+                };
                 // No last four in the re-read, but four digits that are not
                 // the page's (`-6633` against the page's `5633`: the bracket
                 // read as a dash) dispute it all the same. Only four: a
@@ -674,16 +682,15 @@ fn amounts_on_slip(text: &str) -> Vec<String> {
 
 /// The last four a slip's re-read card row shows: four digits in brackets,
 /// else the four right after the last mask character. The readers turn
-/// stars into letters (`621700****wx0809`), zeros into `O` or `@`, and the
+/// stars into letters or quotes (`621700****wx0809`, `621700" 6146`),
+/// zeros into `O` or `@`, and the
 /// entry mode `(I)` into a `1` after the number (`621700******08091`).
 fn last4_on_slip(text: &str) -> Vec<String> {
     if let Some(four) = bracketed_four(text) {
         return vec![four];
     }
     let compact = crate::text::compact(text);
-    let is_mask =
-        |c: char| card::is_mask(c) || matches!(c, 'w' | 'W' | 'k' | 'K' | 'y' | '%' | '°');
-    let Some((at, mask)) = compact.char_indices().rfind(|(_, c)| is_mask(*c)) else {
+    let Some((at, mask)) = compact.char_indices().rfind(|(_, c)| is_slip_mask(*c)) else {
         return Vec::new();
     };
     // A zero read as a letter right after the mask (`#O411`, `@732`).
@@ -706,12 +713,34 @@ fn card_last4_of(text: &str) -> String {
     bracketed_four(text).unwrap_or_else(|| card::parse_card_field(text.trim()).last4)
 }
 
-/// The ASCII digits of a text, in order.
+/// A mask character as the slip readers render it: a star, or a letter
+/// or quote they make of one.
+fn is_slip_mask(c: char) -> bool {
+    card::is_mask(c) || matches!(c, 'w' | 'W' | 'k' | 'K' | 'y' | '%' | '°' | '"')
+}
+
+/// Whether six digits or more follow a slip reading's last mask character:
+/// more than the last four and an entry mode read as a digit.
+fn overlong_tail(text: &str) -> bool {
+    let compact = crate::text::compact(text);
+    compact
+        .char_indices()
+        .rfind(|(_, c)| is_slip_mask(*c))
+        .is_some_and(|(at, mask)| {
+            compact[at + mask.len_utf8()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .count()
+                >= 6
+        })
+}
+
 /// Whether a reading's first character, past blanks, is a digit.
 fn starts_with_digit(text: &str) -> bool {
     text.trim_start().starts_with(|c: char| c.is_ascii_digit())
 }
 
+/// The ASCII digits of a text, in order.
 fn digits_of(text: &str) -> String {
     text.chars().filter(char::is_ascii_digit).collect()
 }
@@ -1486,9 +1515,20 @@ mod tests {
         assert_eq!(last4_on_slip("621700###4#2539"), ["2539"]);
         assert_eq!(last4_on_slip("621700## 关半 #O411"), ["0411"]);
         assert_eq!(last4_on_slip("621700******@732 (C)"), ["0732"]);
+        assert_eq!(last4_on_slip("621700\" 6146\n"), ["6146"]);
         assert_eq!(last4_on_slip("(1234)"), ["1234"]);
         assert!(last4_on_slip("621700****+*94g8 插卡").is_empty());
         assert!(last4_on_slip("2025/09/24").is_empty());
+    }
+
+    #[test]
+    fn six_digits_after_a_slip_s_mask_are_an_overlong_tail() {
+        assert!(overlong_tail("GZE7TEO****443352"));
+        assert!(overlong_tail("621700\"**443352 |"));
+        // The last four and an entry mode read as a digit.
+        assert!(!overlong_tail("621700******33521"));
+        assert!(!overlong_tail("621700******3352 (I)"));
+        assert!(!overlong_tail("2024/07/09 22:37:24"));
     }
 
     #[test]
