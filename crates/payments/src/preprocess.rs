@@ -117,6 +117,16 @@ pub fn prepare_image(image: &DynamicImage, prep: &Prep) -> Prepared {
     }
 }
 
+/// As [`prepare_image`] for an image known to be a photo (a slip whose
+/// page read as one, though its background was flat and it lay straight).
+pub fn prepare_as_photo(image: &DynamicImage, prep: &Prep) -> Prepared {
+    Prepared {
+        gray: photo::prepare_photo(&image.to_luma8(), prep),
+        photo: true,
+        big_lines: Vec::new(),
+    }
+}
+
 /// A screenshot: inverted if dark, scaled, straightened if slanted; with
 /// the big lines it shrank.
 fn prepare_screen(mut gray: GrayImage, prep: &Prep) -> (GrayImage, Vec<BigLine>) {
