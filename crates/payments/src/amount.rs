@@ -237,11 +237,17 @@ fn look_back(chars: &[char], start: usize) -> (Sign, bool, usize) {
         }
     };
     skip_spaces(&mut j);
-    for word in ["人民币", "RMB", "CNY", "¥", "Y", "y", "x", "*"] {
+    for word in ["人民币", "RMB", "CNY", "¥", "Y", "y", "x", "*", "羊", "半"] {
         let w: Vec<char> = word.chars().collect();
         // A letter or star counts only glued to the digits: it is how OCR
         // reads a `¥` (`Y55.10`, `x55.10`, `*507.00`).
         if matches!(word, "Y" | "y" | "x" | "*") && j != start {
+            continue;
+        }
+        // The page's model reads a small `¥` before a headline as an
+        // ideograph of its shape (`羊 1532.00`): only starting the line,
+        // never the end of a name (`小肥羊 58.00`).
+        if matches!(word, "羊" | "半") && j != w.len() {
             continue;
         }
         if j >= w.len() && chars[j - w.len()..j] == w[..] {
@@ -423,6 +429,13 @@ mod tests {
             assert!(find_amounts(line)[0].currency, "{line}");
         }
         assert!(!find_amounts("x 55.10")[0].currency);
+        // The yen sign read as an ideograph of its shape, starting the line.
+        for line in ["羊 1532.00", "半 12.50"] {
+            let hit = &find_amounts(line)[0];
+            assert!(hit.currency && hit.alone, "{line}");
+        }
+        assert!(!find_amounts("小肥羊 58.00")[0].currency);
+        assert!(!find_amounts("小肥羊 58.00")[0].alone);
         assert_eq!(first("十 41.28"), Some(("41.28".into(), Sign::Plus, false)));
     }
 
