@@ -51,15 +51,9 @@ pub const SPEC: Spec = Spec {
     ],
     order_labels: &["交易流水号", "流水号", "交易参考号", "参考号", "交易编号"],
     status_labels: &["交易状态", "交易类型", "交易摘要", "摘要"],
-    row_labels: &[
-        "交易金额",
-        "交易时间",
-        "交易日期",
-        "卡号",
-        "交易卡号",
-        "交易类型",
-        "商户名称",
-    ],
+    // Where the details rows start: a headline stands above them. Not the
+    // card row, which a hero card shows above its amount.
+    row_labels: &["交易金额", "交易时间", "交易日期", "交易类型", "商户名称"],
 };
 
 /// Every label any screen uses: for screens of no known layout.
@@ -198,6 +192,17 @@ pub fn parse_other(f: &Fields) -> PaymentRecord {
 mod tests {
     use super::*;
     use crate::ocr::OcrPage;
+
+    #[test]
+    fn the_amount_under_a_hero_card_s_number_is_the_headline() {
+        // The amount's label (支出金额) faded on the red hero card, which
+        // shows the card number above the amount.
+        let page = OcrPage::from_text(
+            "收支明细\n中国工商银行\n卡号 6200 **** **** 0972\n-783.92\n交易时间 2024-01-05 21:29:20\n交易摘要 消费\n币种 人民币\n账户余额 86,365.53",
+        );
+        let r = parse(&Fields::new(&page));
+        assert_eq!(r.amount, "783.92");
+    }
 
     #[test]
     fn reads_card_details() {
