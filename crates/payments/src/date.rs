@@ -187,6 +187,26 @@ pub fn find_time(s: &str) -> Option<String> {
     (0..chars.len()).find_map(|i| time_at(&chars, i, false).map(|(t, _)| t))
 }
 
+/// `20250311` written alone, or followed by the time (`20250311
+/// 12:03:45`, an older bank app's 交易时间 row): see [`parse_compact_date`].
+pub fn parse_compact_date_time(s: &str) -> Option<DateTime> {
+    let t = s.trim();
+    let (day, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let date = parse_compact_date(day)?;
+    let rest = rest.trim();
+    let time = if rest.is_empty() {
+        String::new()
+    } else {
+        // Only a time may follow: `20250311 12` is no date.
+        let (time, end) = time_at(&rest.chars().collect::<Vec<_>>(), 0, true)?;
+        if end != rest.chars().count() {
+            return None;
+        }
+        time
+    };
+    Some(DateTime { date, time })
+}
+
 /// `20250311` written alone (older POS slips): a date only where a label
 /// says so, since order numbers start with such digits too.
 pub fn parse_compact_date(s: &str) -> Option<Date> {
@@ -203,6 +223,19 @@ pub fn parse_compact_date(s: &str) -> Option<Date> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_date_with_a_time() {
+        let dt = |s: &str| parse_compact_date_time(s).map(|d| (d.date.to_string(), d.time));
+        assert_eq!(
+            dt("20240515 12:08:52"),
+            Some(("2024/05/15".into(), "12:08:52".into()))
+        );
+        assert_eq!(dt("20240515"), Some(("2024/05/15".into(), String::new())));
+        assert_eq!(dt("20240515 12"), None);
+        assert_eq!(dt("20240515 12:08:52 x"), None);
+        assert_eq!(dt("20241315 12:08:52"), None);
+    }
 
     fn dt(s: &str) -> Option<(String, String)> {
         find_date_time(s).map(|d| (d.date.to_string(), d.time))

@@ -255,12 +255,8 @@ impl Fields {
                 return None;
             }
             let v = self.value_of(label)?;
-            let mut found = date::find_date_time(&v.value).or_else(|| {
-                date::parse_compact_date(&v.value).map(|date| DateTime {
-                    date,
-                    time: String::new(),
-                })
-            })?;
+            let mut found = date::find_date_time(&v.value)
+                .or_else(|| date::parse_compact_date_time(&v.value))?;
             // The time printed under the date, on a line of its own.
             if found.time.is_empty()
                 && let Some(next) = self.lines.get(v.line + 1)
