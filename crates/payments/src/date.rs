@@ -198,8 +198,9 @@ pub fn parse_compact_date_time(s: &str) -> Option<DateTime> {
         String::new()
     } else {
         // Only a time may follow: `20250311 12` is no date.
-        let (time, end) = time_at(&rest.chars().collect::<Vec<_>>(), 0, true)?;
-        if end != rest.chars().count() {
+        let chars: Vec<char> = rest.chars().collect();
+        let (time, end) = time_at(&chars, 0, true)?;
+        if end != chars.len() {
             return None;
         }
         time

@@ -702,19 +702,19 @@ fn amounts_on_slip(text: &str) -> Vec<String> {
 
 /// The last four a slip's re-read card row shows: four digits in brackets,
 /// else the four right after the last mask character. The readers turn
-/// stars into letters or quotes (`621700****wx0809`, `621700" 6146`),
-/// zeros into `O` or `@`, and the
-/// entry mode `(I)` into a `1` after the number (`621700******08091`).
+/// stars into letters or quotes (`621700****wx0809`, `621700" 6146`), zeros
+/// into `O` or `@`, and the entry mode `(I)` into a `1` after the number
+/// (`621700******08091`).
 fn last4_on_slip(text: &str) -> Vec<String> {
     if let Some(four) = bracketed_four(text) {
         return vec![four];
     }
     let compact = crate::text::compact(text);
-    let Some((at, mask)) = compact.char_indices().rfind(|(_, c)| is_slip_mask(*c)) else {
+    let Some(tail) = after_slip_mask(&compact) else {
         return Vec::new();
     };
     // A zero read as a letter right after the mask (`#O411`, `@732`).
-    let four: String = compact[at + mask.len_utf8()..]
+    let four: String = tail
         .chars()
         .take(4)
         .map(|c| if matches!(c, 'O' | 'o' | '@') { '0' } else { c })
@@ -739,20 +739,17 @@ fn is_slip_mask(c: char) -> bool {
     card::is_mask(c) || matches!(c, 'w' | 'W' | 'k' | 'K' | 'y' | '%' | '°' | '"')
 }
 
+/// What follows the last mask character of a compact slip reading.
+fn after_slip_mask(compact: &str) -> Option<&str> {
+    let (at, mask) = compact.char_indices().rfind(|(_, c)| is_slip_mask(*c))?;
+    Some(&compact[at + mask.len_utf8()..])
+}
+
 /// Whether six digits or more follow a slip reading's last mask character:
 /// more than the last four and an entry mode read as a digit.
 fn overlong_tail(text: &str) -> bool {
-    let compact = crate::text::compact(text);
-    compact
-        .char_indices()
-        .rfind(|(_, c)| is_slip_mask(*c))
-        .is_some_and(|(at, mask)| {
-            compact[at + mask.len_utf8()..]
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .count()
-                >= 6
-        })
+    after_slip_mask(&crate::text::compact(text))
+        .is_some_and(|tail| tail.chars().take_while(char::is_ascii_digit).count() >= 6)
 }
 
 /// Whether a reading's first character, past blanks, is a digit.
