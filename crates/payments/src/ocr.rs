@@ -72,6 +72,10 @@ pub struct Line {
     /// an amount or a card's last four digits stand. A number tesseract all
     /// but rejected is not to be trusted.
     pub digit_conf: f32,
+    /// Top and bottom of the words with a digit or a star (None if none,
+    /// or for text that did not come from OCR): a photo's line may stretch
+    /// over noise read beside it (the slip's edge, the table under it).
+    pub number_rows: Option<(i32, i32)>,
 }
 
 /// Below this a word's digits are not trusted (tesseract gives ~0 to words
@@ -104,6 +108,7 @@ impl OcrPage {
                     conf: 100.0,
                     words: Vec::new(),
                     digit_conf: 100.0,
+                    number_rows: None,
                 }
             })
             .collect();
@@ -251,6 +256,19 @@ fn join_row(mut row: Vec<Word>) -> Option<Line> {
         .rev()
         .find(|w| w.text.chars().any(|c| c.is_ascii_digit()))
         .map_or(100.0, |w| w.conf);
+    let numbers: Vec<&Word> = row
+        .iter()
+        .filter(|w| w.text.chars().any(|c| c.is_ascii_digit() || c == '*'))
+        .collect();
+    let number_rows = (!numbers.is_empty()).then(|| {
+        let top = numbers.iter().map(|w| w.top).min().unwrap_or(top);
+        let bottom = numbers
+            .iter()
+            .map(|w| w.top + w.height)
+            .max()
+            .unwrap_or(bottom);
+        (top, bottom)
+    });
     let words = row
         .iter()
         .map(|w| (w.text.clone(), w.left, w.left + w.width))
@@ -265,6 +283,7 @@ fn join_row(mut row: Vec<Word>) -> Option<Line> {
         conf,
         words,
         digit_conf,
+        number_rows,
     })
 }
 

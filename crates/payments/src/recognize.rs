@@ -7,6 +7,7 @@ use std::path::Path;
 use image::{DynamicImage, GrayImage};
 
 use crate::error::PaymentsError;
+use crate::garbled_headline::GarbledHeadline;
 use crate::ocr::{Ocr, OcrPage, PageMode, Tesseract};
 use crate::preprocess::{self, BigLine, Prep};
 use crate::record::{FIELD_AMOUNT, FIELD_CARD_LAST4, PaymentRecord};
@@ -158,28 +159,41 @@ impl<O: Ocr> Recognizer<O> {
             .iter()
             .find(|l| is_card_row(&l.text) && (!slip || crate::screens::pos::has_number(&l.text)))
             .or_else(|| {
-                // A slip prints the number under its label: the line it
-                // was read from.
+                // A slip prints the number under its label; a bank app
+                // often shows it unlabelled (or the label was misread,
+                // `和 6269 +rry xx 3935`): the line it was read from.
                 page.lines.iter().find(|l| {
-                    slip && !last4.is_empty()
-                        && crate::screens::pos::card_in_line(&l.text).as_deref() == Some(last4)
+                    let read_from = if slip {
+                        crate::screens::pos::card_in_line(&l.text)
+                    } else {
+                        crate::card::number_line(&l.text).map(|c| c.last4)
+                    };
+                    !last4.is_empty() && read_from.as_deref() == Some(last4)
+                })
+            })
+            .or_else(|| {
+                // A slip's card whose last four the page misread as no
+                // digits (`621700******g049`).
+                page.lines.iter().find(|l| {
+                    slip && last4.is_empty() && crate::screens::pos::masked_card_row(&l.text)
                 })
             })
             .filter(|_| expects_card || !pass.record.card_last4.is_empty());
         let cents = pass.record.amount_cents();
         // The row the amount was read from, and whether it was written
-        // there with a currency sign.
-        let (amount_row, amount_has_currency) = cents
+        // there with a currency sign or a plus.
+        let (amount_row, signs) = cents
             .and_then(|c| {
                 page.lines.iter().find_map(|l| {
                     let hits = amount::find_amounts(&l.text);
-                    let mut same = hits.iter().filter(|h| h.cents == c).peekable();
-                    same.peek()?;
-                    Some((l, same.any(|h| h.currency)))
+                    let same: Vec<_> = hits.iter().filter(|h| h.cents == c).collect();
+                    let currency = same.iter().any(|h| h.currency);
+                    let plus = same.iter().any(|h| h.sign == amount::Sign::Plus);
+                    (!same.is_empty()).then_some((l, (currency, plus)))
                 })
             })
             .unzip();
-        let amount_has_currency = amount_has_currency.unwrap_or(false);
+        let (amount_has_currency, amount_has_plus) = signs.unwrap_or_default();
         let mut crops = Vec::new();
         // Other renderings of a crop, for a second re-read of a disputed
         // value: a big line's shrunk copy beside its original pixels.
@@ -195,10 +209,8 @@ impl<O: Ocr> Recognizer<O> {
         }
         if let Some(mut row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
             // A monospaced card number's dotted zero reads as `9` (`0394`
-            // as `9394`); without its dot, as `0`.
-            if !photo {
-                crate::dotted_zero::paint_out_dots(&mut row);
-            }
+            // as `9394`, a slip's `3708` as `3798`); without its dot, as `0`.
+            crate::dotted_zero::paint_out_dots(&mut row);
             crops.push((FIELD_CARD_LAST4, row));
         }
         // No card row read on a bank screen: its card may be a line the
@@ -321,10 +333,17 @@ impl<O: Ocr> Recognizer<O> {
                 // ending the re-read still agree. Only where the page saw a
                 // currency sign: after a bare minus, an extra digit in front
                 // is one the page dropped (`-630.59` read as `-30.59`).
+                // Likewise a heavy `+` the page read as a sign (`+2,352.51`
+                // re-read `42,352.51`), when its shape is a plus.
                 let mut agrees = hits.iter().any(|h| Some(h.cents) == cents)
                     || (amount_has_currency
                         && !page_digits.is_empty()
-                        && digits_of(&text).ends_with(&page_digits));
+                        && digits_of(&text).ends_with(&page_digits))
+                    || (amount_has_plus
+                        && !page_digits.is_empty()
+                        && digits_of(&text) == format!("4{page_digits}")
+                        && crop_of(&crops, FIELD_AMOUNT)
+                            .is_some_and(crate::plus_sign::leads_with_plus));
                 // The one other amount the re-read names, and whether the
                 // second re-read names it too.
                 let challenger = match hits.as_slice() {
@@ -422,7 +441,24 @@ impl<O: Ocr> Recognizer<O> {
                 if slip && photo && r.card_last4 == seen {
                     pass.confirmed.push((FIELD_CARD_LAST4, seen.clone()));
                 }
-                if r.card_last4.is_empty() {
+                // The page read four digits ending the row, but no card
+                // (its mask garbled, `620g ##k 光 水水 k 半 4228`): a
+                // re-read naming four others (`4728`) is asked once more,
+                // and the value it names is taken, else none.
+                let page_tail = card_row
+                    .and_then(|l| l.text.split_whitespace().last())
+                    .filter(|t| t.len() == 4 && t.chars().all(|c| c.is_ascii_digit()))
+                    .filter(|t| !photo && r.card_last4.is_empty() && *t != seen);
+                if let Some(tail) = page_tail {
+                    let mut named = String::new();
+                    self.second_read_agrees(&crops, &alternates, FIELD_CARD_LAST4, photo, |t| {
+                        named = card_last4_of(t.trim());
+                        named == seen || named == tail
+                    })?;
+                    if named == seen || named == tail {
+                        r.card_last4 = named;
+                    }
+                } else if r.card_last4.is_empty() {
                     r.card_last4 = seen;
                 } else if r.card_last4 != seen
                     && !self.second_read_agrees(
@@ -482,6 +518,26 @@ impl<O: Ocr> Recognizer<O> {
                 pass.confirmed
                     .retain(|(field, _)| *field != FIELD_CARD_LAST4);
             }
+        }
+        // A heavy `+` in front of a refund's amount reads as `4` to the
+        // page and the re-read alike (`42,352.51` for `+2,352.51`): where
+        // no sign was read, the first glyph's shape decides.
+        let unsigned_four = pass.record.amount.starts_with('4')
+            && amount_row.is_none_or(|row| {
+                amount::find_amounts(&row.text)
+                    .iter()
+                    .all(|h| h.sign == amount::Sign::None && !h.currency)
+            });
+        let amount_crop =
+            crop_of(&crops, FIELD_AMOUNT).or_else(|| crop_of(&crops, GARBLED_HEADLINE));
+        if !photo
+            && unsigned_four
+            && let Some(crop) = amount_crop
+            && let Some(rest) = pass.record.amount.get(1..)
+            && let Some(cents) = amount::parse_plain(rest)
+            && crate::plus_sign::leads_with_plus(crop)
+        {
+            pass.record.amount = amount::format_cents(cents);
         }
         pass.record.fill_unreadable();
         Ok(())
@@ -709,21 +765,22 @@ fn last4_on_slip(text: &str) -> Vec<String> {
     if let Some(four) = bracketed_four(text) {
         return vec![four];
     }
-    let compact = crate::text::compact(text);
-    let Some(tail) = after_slip_mask(&compact) else {
-        return Vec::new();
-    };
-    // A zero read as a letter right after the mask (`#O411`, `@732`).
-    let four: String = tail
-        .chars()
-        .take(4)
-        .map(|c| if matches!(c, 'O' | 'o' | '@') { '0' } else { c })
-        .collect();
-    if four.len() == 4 && four.chars().all(|c| c.is_ascii_digit()) {
-        vec![four]
-    } else {
-        Vec::new()
-    }
+    // Line by line: a crop may catch the next line too, whose `TXN TYPE`
+    // holds mask-like letters.
+    text.lines()
+        .find_map(|line| {
+            let compact = crate::text::compact(line);
+            let tail = after_slip_mask(&compact)?;
+            // A zero read as a letter right after the mask (`#O411`, `@732`).
+            let four: String = tail
+                .chars()
+                .take(4)
+                .map(|c| if matches!(c, 'O' | 'o' | '@') { '0' } else { c })
+                .collect();
+            (four.len() == 4 && four.chars().all(|c| c.is_ascii_digit())).then_some(four)
+        })
+        .into_iter()
+        .collect()
 }
 
 /// The last four a re-read card row shows: the crop may hold just the four
@@ -748,8 +805,10 @@ fn after_slip_mask(compact: &str) -> Option<&str> {
 /// Whether six digits or more follow a slip reading's last mask character:
 /// more than the last four and an entry mode read as a digit.
 fn overlong_tail(text: &str) -> bool {
-    after_slip_mask(&crate::text::compact(text))
-        .is_some_and(|tail| tail.chars().take_while(char::is_ascii_digit).count() >= 6)
+    text.lines().any(|line| {
+        after_slip_mask(&crate::text::compact(line))
+            .is_some_and(|tail| tail.chars().take_while(char::is_ascii_digit).count() >= 6)
+    })
 }
 
 /// Whether a reading's first character, past blanks, is a digit.
@@ -818,60 +877,6 @@ const SLIP_SMALLER_SCALE: f64 = 0.75;
 
 /// Label of a crop holding a headline the page read as no amount.
 const GARBLED_HEADLINE: &str = "garbled_headline";
-
-/// A line that is nothing but a number with a point, after at most two
-/// signs or letters (a currency sign misread), which the page read as no
-/// amount: a headline amount it mangled.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct GarbledHeadline {
-    whole: String,
-    decimals: String,
-}
-
-impl GarbledHeadline {
-    /// Other than two decimals (`f22.006`, `Y22.600`), or a leading zero
-    /// before more digits (`-034.20` for `-634.20`, which no screen
-    /// writes).
-    fn of(line: &str) -> Option<Self> {
-        let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-        let start = compact.find(|c: char| c.is_ascii_digit())?;
-        let (lead, number) = compact.split_at(start);
-        if lead.chars().count() > 2 || lead.chars().any(|c| c.is_alphanumeric() && !c.is_ascii()) {
-            return None;
-        }
-        let (whole, decimals) = number.split_once('.')?;
-        let whole: String = whole.chars().filter(|c| *c != ',').collect();
-        let digits_only = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
-        let leading_zero = whole.len() > 1 && whole.starts_with('0');
-        let odd_decimals = decimals.len() != 2 && decimals.len() <= 4;
-        let garbled = digits_only(&whole)
-            && digits_only(decimals)
-            && whole.len() <= 8
-            && (odd_decimals != leading_zero);
-        garbled.then(|| Self {
-            whole,
-            decimals: decimals.to_owned(),
-        })
-    }
-
-    /// Whether a re-read amount is this headline read right: the same
-    /// whole part (the page mangled the decimals), or, after a leading
-    /// zero, the same digits but the first (the page's `0` was a misread).
-    fn read_as(&self, cents: i64) -> bool {
-        let formatted = amount::format_cents(cents);
-        let Some((whole, decimals)) = formatted.split_once('.') else {
-            return false;
-        };
-        if self.whole.starts_with('0') {
-            whole.len() == self.whole.len()
-                && !whole.starts_with('0')
-                && whole.get(1..) == self.whole.get(1..)
-                && decimals == self.decimals
-        } else {
-            whole == self.whole
-        }
-    }
-}
 
 /// Label of a crop holding a band the page's OCR left out.
 const MISSED_LINE: &str = "missed_line";
@@ -970,12 +975,38 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
         Some(right) => right.min(number_left),
         None => (line.left - 2 * (line.bottom - line.top)).max(0),
     };
+    // A photo's line may stretch over noise read beside the number (the
+    // slip's edge, the keys under it: `=| RMB 914.99 a`, 156 px high for
+    // 30 px of text, re-read as a smudge): then the crop spans its number
+    // words' rows and right edge. Only where the line is more than three
+    // times as tall as its numbers: cropped to its 27 px numbers, a 65 px
+    // line's `159.93` was re-read `15995` (read whole, right).
+    let stretched = line
+        .number_rows
+        .filter(|(top, bottom)| photo && line.bottom - line.top > 3 * (bottom - top));
+    let (line_top, line_bottom) = stretched.unwrap_or((line.top, line.bottom));
+    let line_right = if stretched.is_some() {
+        line.words
+            .iter()
+            .filter(|(w, _, _)| w.chars().any(|c| c.is_ascii_digit() || c == '*'))
+            .map(|(_, _, right)| *right)
+            .max()
+            .unwrap_or(line.right)
+    } else {
+        line.right
+    };
     // A slip prints dashed rules close under its lines: with a quarter
     // line's margin, the rule under `11.00` made the photo reader see
-    // `11.60`. An eighth keeps it out.
-    let pad = (line.bottom - line.top) / if photo { 8 } else { 4 };
-    let top = u32::try_from((line.top - pad).max(0)).ok()?;
-    let bottom = u32::try_from(line.bottom + pad).ok()?.min(gray.height());
+    // `11.60`. An eighth keeps it out. A tightened crop keeps half its
+    // numbers' height.
+    let pad = (line_bottom - line_top)
+        / match (photo, stretched) {
+            (true, None) => 8,
+            (true, Some(_)) => 2,
+            (false, _) => 4,
+        };
+    let top = u32::try_from((line_top - pad).max(0)).ok()?;
+    let bottom = u32::try_from(line_bottom + pad).ok()?.min(gray.height());
     let left = u32::try_from((first - pad).max(0)).ok()?;
     // Nor through a glyph: where the label's box reaches into the number's,
     // tesseract's boxes at 720 px may start inside the number's first digit
@@ -994,7 +1025,7 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
             .find(|&x| !inked(x))
             .unwrap_or(left)
     };
-    let right = u32::try_from(line.right + pad).ok()?.min(gray.width());
+    let right = u32::try_from(line_right + pad).ok()?.min(gray.width());
     if right <= left + 4 || bottom <= top + 4 {
         return None;
     }
@@ -1262,6 +1293,20 @@ fn merge(first: Recognition, second: Recognition) -> Recognition {
             set_field(r, field, value);
         }
         r.fill_unreadable();
+    } else if other.screen == ScreenType::Other
+        && base.screen != ScreenType::NoPayment
+        && base.record.amount.is_empty()
+        && !base.contested.contains(&FIELD_AMOUNT)
+        && !other.tentative.contains(&FIELD_AMOUNT)
+        && other
+            .record
+            .amount_cents()
+            .is_some_and(|c| !base.not_paid.contains(&c.abs()))
+    {
+        // A pass that lost the labels that name the screen (`付主几` for
+        // 付款卡) still read its headline, and its re-read kept it.
+        base.record.amount = other.record.amount;
+        base.record.fill_unreadable();
     }
     base.passes = passes;
     base.wallet |= other_wallet;
@@ -1319,6 +1364,23 @@ mod tests {
         assert_eq!(r.passes, vec![PageMode::Block, PageMode::Sparse]);
         assert_eq!(r.record.card_last4, "1234");
         assert_eq!(r.record.amount, "58.00");
+    }
+
+    #[test]
+    fn a_pass_that_lost_the_screen_s_labels_still_gives_its_amount() {
+        // Sparse mode garbled 付款卡 and the other labels (a screen of no
+        // known layout) but read the headline; block mode read the
+        // labels and not the headline.
+        let ocr = FakeOcr {
+            block: "订单详情 客服\n样例文具\n至 1 5 3 四 7 8\n交易成功\n交易类型 消费\n交易时间 2025-11-19 08:22:04\n付款卡 招商银行信用卡 (8013)\n订单编号 20251119078514320749",
+            sparse: "-153.78\n易时间 2025-11-19 08:22:04\n付主几 招商银行信用卡 (8013)\n订单编 20251119078514320749",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::Unionpay);
+        assert_eq!(r.record.amount, "153.78");
+        assert_eq!(r.record.card_last4, "8013");
     }
 
     #[test]
@@ -1446,6 +1508,7 @@ mod tests {
                 ("6355".to_owned(), 103, 150),
             ],
             digit_conf: 90.0,
+            number_rows: None,
         };
         // Text 30 px high is scaled to 48 px on a 20 px margin: the
         // crop's first column sits at x 20 of the result.
@@ -1471,25 +1534,6 @@ mod tests {
         // Not a look-alike of a digit.
         let reread = amount::find_amounts("-543.06");
         assert_eq!(restored_first_digit("-K43.06", 4306, &reread), None);
-    }
-
-    #[test]
-    fn mangled_headlines() {
-        let whole = |s: &str| GarbledHeadline::of(s).map(|g| g.whole);
-        assert_eq!(whole("f22.006").as_deref(), Some("22"));
-        assert_eq!(whole("Y 1,022.600").as_deref(), Some("1022"));
-        assert_eq!(whole("-034.20").as_deref(), Some("034"));
-        assert_eq!(whole("¥22.66"), None, "read well");
-        assert_eq!(whole("订单 22.006"), None, "labelled");
-        assert_eq!(whole("v1.2.3"), None);
-        assert_eq!(whole("07.123"), None);
-        let odd = GarbledHeadline::of("f22.006").unwrap();
-        assert!(odd.read_as(2266));
-        assert!(!odd.read_as(12266));
-        let zero = GarbledHeadline::of("-034.20").unwrap();
-        assert!(zero.read_as(63420));
-        assert!(!zero.read_as(63421), "decimals differ");
-        assert!(!zero.read_as(3420), "a digit short");
     }
 
     fn texts(readings: [&str; 3]) -> [String; 3] {
@@ -1563,6 +1607,11 @@ mod tests {
         assert_eq!(last4_on_slip("621700******@732 (C)"), ["0732"]);
         assert_eq!(last4_on_slip("621700\" 6146\n"), ["6146"]);
         assert_eq!(last4_on_slip("(1234)"), ["1234"]);
+        // The crop caught the next line, whose `TXN TYPE` has an `X`.
+        assert_eq!(
+            last4_on_slip("621700******3708 /C |\n交易类型 TXN TYPE: 退货 /REFUND\n"),
+            ["3708"]
+        );
         assert!(last4_on_slip("621700****+*94g8 插卡").is_empty());
         assert!(last4_on_slip("2025/09/24").is_empty());
     }
@@ -1634,6 +1683,83 @@ mod tests {
             }
             Ok(OcrPage::from_tsv(&tsv))
         }
+    }
+
+    /// [`BoxedOcr`]'s pages, with digit re-reads answered by the crop's
+    /// width: the first of `reads` whose minimum width the crop reaches.
+    struct SizedOcr {
+        page: BoxedOcr,
+        reads: Vec<(u32, &'static str)>,
+    }
+
+    impl Ocr for SizedOcr {
+        fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+            if mode != PageMode::Digits {
+                return self.page.recognize(image, mode);
+            }
+            let text = self
+                .reads
+                .iter()
+                .find(|(min, _)| image.width() >= *min)
+                .map_or("", |(_, text)| text);
+            Ok(OcrPage::from_text(text))
+        }
+    }
+
+    /// A bank screen whose card row's mask the page garbled (no card read)
+    /// but whose last four it read, `4228`.
+    fn garbled_mask_page() -> BoxedOcr {
+        BoxedOcr {
+            lines: vec![
+                vec![("交易详情", 20, 160)],
+                vec![("支出金额", 20, 160)],
+                vec![("-762.65", 20, 140)],
+                vec![
+                    ("交易时间", 20, 160),
+                    ("2024-01-24", 200, 200),
+                    ("13:54:57", 420, 160),
+                ],
+                vec![
+                    ("卡号", 20, 80),
+                    ("620g", 200, 80),
+                    ("##k", 290, 60),
+                    ("光水水k半", 360, 120),
+                    ("4228", 490, 80),
+                ],
+                vec![("交易类型", 20, 160), ("消费", 200, 80)],
+                vec![("交易渠道", 20, 160), ("快捷支付", 200, 160)],
+            ],
+            wide: "",
+            narrow: "-762.65",
+        }
+    }
+
+    #[test]
+    fn a_card_re_read_against_the_page_s_last_four_is_asked_once_more() {
+        // The digits model read `4728` (a `2` as `7`) where the page read
+        // `4228`; the second re-read (the crop made smaller) reads `4228`.
+        let ocr = SizedOcr {
+            page: garbled_mask_page(),
+            reads: vec![
+                (700, "6200***4728"),
+                (500, "6200 **** **** 4228"),
+                (0, "-762.65"),
+            ],
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_eq!(r.record.card_last4, "4228");
+        // Naming a third value, it leaves the field empty.
+        let ocr = SizedOcr {
+            page: garbled_mask_page(),
+            reads: vec![(700, "6200***4728"), (500, "6200***4738"), (0, "-762.65")],
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.record.card_last4, "");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::ScreenType;
 use super::fields::Fields;
 use crate::amount;
+use crate::garbled_headline::GarbledHeadline;
 use crate::text;
 
 /// Keywords and their weights per screen type.
@@ -149,10 +150,13 @@ fn wechat_success_score(f: &Fields) -> i32 {
     if f.contains("完成") {
         score += 2;
     }
+    // The amount, or a headline the page mangled (`Y0635.05`, `f035.05`
+    // for a heavy `¥635.05` on black), which a re-read may read.
     if f.lines.iter().any(|l| {
         amount::find_amounts(l)
             .iter()
             .any(|h| h.alone && h.currency)
+            || GarbledHeadline::of(l).is_some()
     }) {
         score += 2;
     }
@@ -259,6 +263,12 @@ mod tests {
         );
         assert_eq!(
             kind("支付成功\n样例文具\nY+113.006\n支付方式 中国建设银行信用卡(9126)"),
+            ScreenType::WechatSuccess
+        );
+        // Dark, no 完成 read, the amount mangled: the title and a mangled
+        // headline say it.
+        assert_eq!(
+            kind("X\n支付成功\n演示图文\nY0635.05\n演示图文 扫码点音"),
             ScreenType::WechatSuccess
         );
         assert_eq!(

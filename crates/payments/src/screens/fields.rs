@@ -299,6 +299,34 @@ impl Fields {
         })
     }
 
+    /// An amount under a label that ends a line after other text: two
+    /// columns read as one line (`样例文具用品有限公司 收入金额 (元)` over
+    /// `兴业银行 · 退货 +64.93`). The signed or currency amount ending the
+    /// next line, for amount labels (`…金额`) only.
+    pub fn amount_under_column_label(&self, labels: &[&str]) -> Option<AmountHit> {
+        labels
+            .iter()
+            .filter(|label| label.ends_with("金额"))
+            .find_map(|label| {
+                (0..self.lines.len().saturating_sub(1)).find_map(|i| {
+                    let line: String = self.compact[i].iter().collect();
+                    let line = line.trim_end_matches(['(', ')', '（', '）', '元']);
+                    let beside_text = line.ends_with(label) && line.len() > label.len();
+                    let next = self.lines[i + 1].trim_end();
+                    if !beside_text
+                        || self.is_balance(i + 1)
+                        || !next.ends_with(|c: char| c.is_ascii_digit() || c == '元')
+                    {
+                        return None;
+                    }
+                    amount::find_amounts(next)
+                        .last()
+                        .copied()
+                        .filter(|h| h.sign != amount::Sign::None || h.currency)
+                })
+            })
+    }
+
     /// The big amount of a bill screen: the first line that is nothing but
     /// an amount (with sign or currency), before line `before`; failing
     /// that, the first signed amount leading its line (a status pill or
@@ -337,14 +365,21 @@ impl Fields {
                 .is_some_and(|v| amount::find_amounts(&v.value).iter().any(|h| h.cents > 0))
         });
         // Or beside the order total on its line (`订单金额 ¥64.72 已优惠
-        // ¥1.74`): a discount word with an amount after it.
+        // ¥1.74`): a discount word with an amount after it. After an
+        // order total the word alone says it: its small figure is often
+        // unreadable (`随机立减 兰 .93`).
         let inline = self.lines.iter().any(|line| {
             let line = text::compact(line);
+            let after_total = ORDER_TOTAL_LABELS
+                .iter()
+                .filter_map(|total| line.find(total).map(|at| at + total.len()))
+                .min();
             DISCOUNT_LABELS.iter().any(|label| {
                 line.find(label).is_some_and(|at| {
-                    amount::find_amounts(&line[at + label.len()..])
-                        .iter()
-                        .any(|h| h.cents > 0)
+                    after_total.is_some_and(|end| at >= end)
+                        || amount::find_amounts(&line[at + label.len()..])
+                            .iter()
+                            .any(|h| h.cents > 0)
                 })
             })
         });
@@ -474,6 +509,15 @@ fn label_end(line: &[char], label: &[char], fuzzy: bool) -> Option<usize> {
     let line = &line[lead..];
     if line.starts_with(label) {
         return Some(lead + label.len());
+    }
+    // An icon read as one Latin letter or digit (`4 支出金额 (元)`), before
+    // a label long enough not to be part of a word.
+    if !fuzzy
+        && label.len() >= 4
+        && line.first().is_some_and(char::is_ascii_alphanumeric)
+        && line[1..].starts_with(label)
+    {
+        return Some(lead + 1 + label.len());
     }
     if fuzzy && label.len() >= 4 && line.len() >= label.len() {
         let window = &line[..label.len()];
@@ -639,6 +683,17 @@ mod tests {
     }
 
     #[test]
+    fn an_icon_read_as_a_letter_before_a_label() {
+        let f = fields("收支明细\n4 支出金额 (元 )\n四 366.00 人 EF\n交易时间 2025-08-16");
+        assert_eq!(
+            f.labeled_amount(&["支出金额"]).map(|h| h.cents),
+            Some(36600)
+        );
+        // Not before a short label, which may end a word (`4金额`).
+        assert!(fields("4 金额 ¥5.00").labeled_amount(&["金额"]).is_none());
+    }
+
+    #[test]
     fn headline_amount_is_alone() {
         let f = fields("账单详情\n示例店\n-58.00\n交易成功\n余额 1,000.00");
         let (line, hit) = f.headline_amount(5).unwrap();
@@ -675,12 +730,31 @@ mod tests {
     }
 
     #[test]
+    fn an_amount_under_a_label_beside_other_text() {
+        let f = fields(
+            "交易详情\n样例文具用品有限公司 收入金额 (元 )\n兴业银行 退货 +64.93\n记账日期 20250622",
+        );
+        let hit = f.amount_under_column_label(&["交易金额", "收入金额", "人民币"]);
+        assert_eq!(hit.map(|h| h.cents), Some(6493));
+        // Unsigned, or a balance: no payment's amount.
+        let f = fields("样例 收入金额 (元)\n兴业银行 64.93");
+        assert!(f.amount_under_column_label(&["收入金额"]).is_none());
+        let f = fields("样例 收入金额\n账户余额 ¥66,759.35");
+        assert!(f.amount_under_column_label(&["收入金额"]).is_none());
+    }
+
+    #[test]
     fn a_discount_row_is_seen() {
         let f = fields("-75.69\n订单金额 80.29\n优惠金额 -4.60\n可用余额 1,000.00");
         assert!(f.has_discount());
         assert_eq!(f.not_paid_amounts(), vec![8029, 100_000]);
         assert!(fields("订单金额 80.29").not_paid_amounts().is_empty());
         assert!(!fields("订单金额 80.29\n银联卡支付 天天有优惠").has_discount());
+        // The discount's figure unreadable: the word after the total says it.
+        let f =
+            fields("玫工 5 2 .00\n订单金额 156.93 \"随机立减 兰 .93\n交易时间 2025-09-08 08:33:15");
+        assert!(f.has_discount());
+        assert_eq!(f.not_paid_amounts(), vec![15693]);
         let f = fields("-02.98\n订单金额 Y64.72 已优惠 Y1.74\n交易时间 2025-03-16 11:28:51");
         assert!(f.has_discount());
         assert_eq!(f.not_paid_amounts(), vec![6472, 174]);

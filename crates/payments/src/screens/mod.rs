@@ -122,7 +122,9 @@ pub fn extract(f: &Fields, spec: &Spec) -> Extracted {
             } else {
                 spec.amount_labels.to_vec()
             };
-            let labeled = f.labeled_amount(&labels);
+            let labeled = f
+                .labeled_amount(&labels)
+                .or_else(|| f.amount_under_column_label(&labels));
             // Bank screens sometimes also headline the amount: fall back to it.
             let fallback = || f.headline_amount(rows_start.max(1));
             match labeled {

@@ -667,6 +667,25 @@ pub fn digits_after_mask(text: &str) -> Option<String> {
     (four.len() == 4 && four.chars().all(|c| c.is_ascii_digit())).then_some(four)
 }
 
+/// Whether a line looks like a masked card number whose last four were
+/// misread (`621700******g049`): a bank prefix, four mask characters or
+/// more, then four characters. The line to re-read for them.
+pub fn masked_card_row(line: &str) -> bool {
+    let Some(at) = line.find(|c: char| c.is_ascii_digit()) else {
+        return false;
+    };
+    let compact = text::compact(&line[at..]);
+    let stars = compact.chars().filter(|c| card::is_mask(*c)).count();
+    let tail = compact
+        .rsplit(card::is_mask)
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .count();
+    stars >= 4 && compact.starts_with(|c: char| ('3'..='6').contains(&c)) && tail >= 4
+}
+
 /// Whether a line holds a number (a label row with its value beside it).
 pub fn has_number(line: &str) -> bool {
     line.chars().filter(char::is_ascii_digit).count() >= 4
@@ -1012,5 +1031,13 @@ mod tests {
         assert_eq!(line.value_after(0), "退货/REFUND");
         let line = SlipLine::new("EXP DATE 2028/12");
         assert_eq!(line.segments[0].key, Key::Other);
+    }
+
+    #[test]
+    fn a_masked_card_with_its_last_four_misread() {
+        assert!(masked_card_row("i 621700******g049 Cee 有 in"));
+        assert!(masked_card_row("621700******gq49"));
+        assert!(!masked_card_row("批次号 :510505"));
+        assert!(!masked_card_row("621700****"));
     }
 }
