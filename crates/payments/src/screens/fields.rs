@@ -355,6 +355,26 @@ impl Fields {
                         _ => None,
                     })
             })
+            .or_else(|| {
+                // Beside the payee's name (`@ 样例文具 -2744.09`, 云闪付's
+                // 收支详情): a signed amount ending its line, the only
+                // number on it; or beside the status (`@ 交易成功 1361.00`,
+                // the minus lost).
+                self.lines
+                    .iter()
+                    .take(before)
+                    .enumerate()
+                    .filter(|(i, _)| !self.is_balance(*i))
+                    .find_map(|(i, l)| match amount::find_amounts(l).as_slice() {
+                        [hit]
+                            if (hit.sign != amount::Sign::None || l.contains("成功"))
+                                && ends_with_amount(l, hit.cents) =>
+                        {
+                            Some((i, *hit))
+                        }
+                        _ => None,
+                    })
+            })
     }
 
     /// Whether the screen lists a discount with an amount (`优惠金额
@@ -500,6 +520,22 @@ impl Fields {
 /// after up to two leading symbols (icons read as `@`, `|`). `fuzzy` allows
 /// one misread character in labels of four or more (not the last one, which
 /// tells `付款时间` from `付款方式`).
+/// Whether the last word of `line` is the amount of `cents`, and no
+/// other word holds a digit (but a lone first character: an icon read as
+/// `4`).
+fn ends_with_amount(line: &str, cents: i64) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((last, others)) = words.split_last() else {
+        return false;
+    };
+    let icon = |k: usize, w: &str| k == 0 && w.chars().count() == 1;
+    amount::find_amounts(last).iter().any(|h| h.cents == cents)
+        && others
+            .iter()
+            .enumerate()
+            .all(|(k, w)| icon(k, w) || !w.chars().any(|c| c.is_ascii_digit()))
+}
+
 fn label_end(line: &[char], label: &[char], fuzzy: bool) -> Option<usize> {
     let lead = line
         .iter()
@@ -699,6 +735,32 @@ mod tests {
         let (line, hit) = f.headline_amount(5).unwrap();
         assert_eq!((line, hit.cents), (2, 5800));
         assert_eq!(status_line(&f, 3, 4), Some(STATUS_SUCCESS));
+    }
+
+    #[test]
+    fn headline_amount_beside_the_payee_s_name() {
+        let f = fields(
+            "收支详情 客服\n@ 祥例文具 -2744.09\n介交易成功\n商户名称 样例文具用品有限公司\n订单金额 Y2745.26",
+        );
+        let (line, hit) = f.headline_amount(3).unwrap();
+        assert_eq!((line, hit.cents), (1, 274_409));
+        // Unsigned, or another number on the line: no headline.
+        assert!(
+            fields("样例文具 2744.09\n商户名称 x")
+                .headline_amount(1)
+                .is_none()
+        );
+        assert!(
+            fields("样例 3 件 -2744.09\n商户名称 x")
+                .headline_amount(1)
+                .is_none()
+        );
+        // An icon read as `4` before the name; the status beside an amount
+        // whose minus was lost.
+        let f = fields("4 示例快印 -23.14\n商户名称 x");
+        assert_eq!(f.headline_amount(1).map(|(_, h)| h.cents), Some(2314));
+        let f = fields("人示例黎厅\n及\" @ 交易成功 1361.00\n商户名称 x");
+        assert_eq!(f.headline_amount(2).map(|(_, h)| h.cents), Some(136_100));
     }
 
     #[test]
