@@ -359,12 +359,17 @@ impl Fields {
                 // Beside the payee's name (`@ 样例文具 -2744.09`, 云闪付's
                 // 收支详情): a signed amount ending its line, the only
                 // number on it; or beside the status (`@ 交易成功 1361.00`,
-                // the minus lost).
+                // the minus lost). Not a labelled row (`订单金额 -32.21`)
+                // nor a discount (`立减 -1.17`).
                 self.lines
                     .iter()
                     .take(before)
                     .enumerate()
-                    .filter(|(i, _)| !self.is_balance(*i))
+                    .filter(|(i, l)| {
+                        !self.is_balance(*i)
+                            && !self.starts_with_known_label(*i)
+                            && !DISCOUNT_LABELS.iter().any(|w| text::compact(l).contains(w))
+                    })
                     .find_map(|(i, l)| match amount::find_amounts(l).as_slice() {
                         [hit]
                             if (hit.sign != amount::Sign::None || l.contains("成功"))
@@ -752,6 +757,11 @@ mod tests {
         );
         assert!(
             fields("样例 3 件 -2744.09\n商户名称 x")
+                .headline_amount(1)
+                .is_none()
+        );
+        assert!(
+            fields("样例文具 立减 -1.17\n商户名称 x")
                 .headline_amount(1)
                 .is_none()
         );
