@@ -256,10 +256,7 @@ fn join_row(mut row: Vec<Word>) -> Option<Line> {
         .rev()
         .find(|w| w.text.chars().any(|c| c.is_ascii_digit()))
         .map_or(100.0, |w| w.conf);
-    let numbers: Vec<&Word> = row
-        .iter()
-        .filter(|w| w.text.chars().any(|c| c.is_ascii_digit() || c == '*'))
-        .collect();
+    let numbers: Vec<&Word> = row.iter().filter(|w| is_number_word(&w.text)).collect();
     let number_rows = (!numbers.is_empty()).then(|| {
         let top = numbers.iter().map(|w| w.top).min().unwrap_or(top);
         let bottom = numbers
@@ -285,6 +282,11 @@ fn join_row(mut row: Vec<Word>) -> Option<Line> {
         digit_conf,
         number_rows,
     })
+}
+
+/// Whether a word is (part of) a number: it holds a digit or a mask star.
+pub fn is_number_word(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit() || c == '*')
 }
 
 /// Reads text from an image.

@@ -956,7 +956,7 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
     let first_number = line
         .words
         .iter()
-        .position(|(w, _, _)| w.chars().any(|c| c.is_ascii_digit() || c == '*'))?;
+        .position(|(w, _, _)| crate::ocr::is_number_word(w))?;
     // On a screen, from the end of the label before the number (a bold
     // `1` OCR left out after the sign must be in the crop, or the re-read
     // confirms `15.79` for `-115.79`); a photo's from the number itself.
@@ -988,7 +988,7 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
     let line_right = if stretched.is_some() {
         line.words
             .iter()
-            .filter(|(w, _, _)| w.chars().any(|c| c.is_ascii_digit() || c == '*'))
+            .filter(|(w, _, _)| crate::ocr::is_number_word(w))
             .map(|(_, _, right)| *right)
             .max()
             .unwrap_or(line.right)

@@ -365,10 +365,13 @@ impl Fields {
                     .iter()
                     .take(before)
                     .enumerate()
-                    .filter(|(i, l)| {
+                    .filter(|(i, _)| {
                         !self.is_balance(*i)
                             && !self.starts_with_known_label(*i)
-                            && !DISCOUNT_LABELS.iter().any(|w| text::compact(l).contains(w))
+                            && !DISCOUNT_LABELS.iter().any(|w| {
+                                let w: Vec<char> = w.chars().collect();
+                                self.line_has(*i, &w)
+                            })
                     })
                     .find_map(|(i, l)| match amount::find_amounts(l).as_slice() {
                         [hit]

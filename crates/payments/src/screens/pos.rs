@@ -675,7 +675,6 @@ pub fn masked_card_row(line: &str) -> bool {
         return false;
     };
     let compact = text::compact(&line[at..]);
-    let stars = compact.chars().filter(|c| card::is_mask(*c)).count();
     let tail = compact
         .rsplit(card::is_mask)
         .next()
@@ -683,7 +682,7 @@ pub fn masked_card_row(line: &str) -> bool {
         .chars()
         .take_while(char::is_ascii_alphanumeric)
         .count();
-    stars >= 4 && compact.starts_with(|c: char| ('3'..='6').contains(&c)) && tail >= 4
+    prefix_and_mask(&compact) && tail >= 4
 }
 
 /// Whether a line holds a number (a label row with its value beside it).
@@ -694,12 +693,17 @@ pub fn has_number(line: &str) -> bool {
 /// A masked card number standing alone (`621700******1234`): a bank
 /// prefix, at least four mask characters, the last four.
 fn masked_card_of(value: &str) -> Option<String> {
-    let compact = text::compact(value);
-    let stars = compact.chars().filter(|c| card::is_mask(*c)).count();
-    if stars < 4 || !compact.starts_with(|c: char| ('3'..='6').contains(&c)) {
+    if !prefix_and_mask(&text::compact(value)) {
         return None;
     }
     card_of(value).map(|c| c.last4)
+}
+
+/// Whether a compact value opens like a masked card number: a bank prefix
+/// (`3`–`6`) and four mask characters or more.
+fn prefix_and_mask(compact: &str) -> bool {
+    let stars = compact.chars().filter(|c| card::is_mask(*c)).count();
+    stars >= 4 && compact.starts_with(|c: char| ('3'..='6').contains(&c))
 }
 
 fn merchant_of(value: &str) -> Option<String> {
