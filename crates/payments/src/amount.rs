@@ -160,7 +160,7 @@ fn join_spaced_groups(out: &mut Vec<char>, start: usize) {
         let c = out[end];
         let next_numeric = out
             .get(end + 1)
-            .is_some_and(|n| n.is_ascii_digit() || *n == '.');
+            .is_some_and(|n| n.is_ascii_digit() || matches!(n, '.' | ','));
         if c.is_ascii_digit() || matches!(c, ',' | '.') || (c == ' ' && next_numeric) {
             end += 1;
         } else {
@@ -362,7 +362,7 @@ fn clean_numeric(line: &str) -> Vec<char> {
             }
         }
         // Big headline digits come apart at any gap (`-1 89.68`,
-        // `-8 16.00`, `-3 177.05`): after a sign, groups of digits split by
+        // `-8 16.00`, `-3 177.05`, `-1 ,115.42`): after a sign, groups of digits split by
         // single spaces up to the decimals, with no other number on the
         // line, are one number.
         if i >= 1 && matches!(out[i - 1], '-' | '+' | '¥') && out[i].is_ascii_digit() {
@@ -463,6 +463,8 @@ mod tests {
         assert_eq!(first("-3 177.05").map(|h| h.0), Some("3177.05".into()));
         assert_eq!(first("12 177.05").map(|h| h.0), Some("177.05".into()));
         assert_eq!(first("-8 16.00").map(|h| h.0), Some("816.00".into()));
+        // The gap before a group's comma (`-1 ,115.42`).
+        assert_eq!(first("-1 ,115.42").map(|h| h.0), Some("1115.42".into()));
         assert_eq!(first("-2,3 12 .81 一").map(|h| h.0), Some("2312.81".into()));
         assert_eq!(first("-1 89.608=").map(|h| h.0), None);
         assert_eq!(first("-5 件 58.00").map(|h| h.0), Some("58.00".into()));

@@ -10,6 +10,7 @@
 pub mod amount;
 pub mod bands;
 pub mod card;
+pub mod colour_contrast;
 pub mod date;
 pub mod dotted_zero;
 pub mod error;

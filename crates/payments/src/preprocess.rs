@@ -117,6 +117,20 @@ pub fn prepare_image(image: &DynamicImage, prep: &Prep) -> Prepared {
     }
 }
 
+/// A screenshot prepared from its colour distance to the page (see
+/// [`crate::colour_contrast`]) instead of its brightness; `None` for a
+/// photo, or when colour shows nothing brightness does not.
+pub fn prepare_by_colour(image: &DynamicImage, prep: &Prep) -> Option<Prepared> {
+    let mut gray = crate::colour_contrast::distance_gray(image)?;
+    crate::pen_strokes::erase(image, &mut gray);
+    let (gray, big_lines) = prepare_screen(gray, prep);
+    Some(Prepared {
+        gray,
+        photo: false,
+        big_lines,
+    })
+}
+
 /// As [`prepare_image`] for an image known to be a photo (a slip whose
 /// page read as one, though its background was flat and it lay straight).
 pub fn prepare_as_photo(image: &DynamicImage, prep: &Prep) -> Prepared {

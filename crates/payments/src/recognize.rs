@@ -12,7 +12,7 @@ use crate::ocr::{Ocr, OcrPage, PageMode, Tesseract};
 use crate::preprocess::{self, BigLine, Prep};
 use crate::record::{FIELD_AMOUNT, FIELD_CARD_LAST4, PaymentRecord};
 use crate::screens::{self, ScreenType};
-use crate::{amount, bands, card};
+use crate::{amount, bands, card, date};
 
 /// The outcome of recognising one screenshot.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,6 +119,8 @@ impl<O: Ocr> Recognizer<O> {
                 return self.read_passes(file, image, &as_photo);
             }
             self.reread(gray, big_lines, &page, &mut pass, photo)?;
+            self.reread_date(gray, &page, &mut pass, photo)?;
+            self.reread_amount_row(gray, &page, &mut pass, photo)?;
             let merged = match best.take() {
                 Some(sofar) => merge(sofar, pass),
                 None => pass,
@@ -128,12 +130,122 @@ impl<O: Ocr> Recognizer<O> {
             }
             best = Some(merged);
         }
-        best.map(drop_tentative)
-            .ok_or_else(|| PaymentsError::Tesseract("no page mode configured".to_owned()))
+        let mut best =
+            best.ok_or_else(|| PaymentsError::Tesseract("no page mode configured".to_owned()))?;
+        // Still short of a field: text whose colour, not brightness, stands
+        // out from the page (a red amount on black) may be all that is left.
+        if !photo && let Some(by_colour) = preprocess::prepare_by_colour(image, &self.prep) {
+            let page = self.ocr.recognize(&by_colour.gray, PageMode::Block)?;
+            let mut pass = read_page(file, &page, PageMode::Block);
+            self.reread(
+                &by_colour.gray,
+                &by_colour.big_lines,
+                &page,
+                &mut pass,
+                false,
+            )?;
+            self.reread_date(&by_colour.gray, &page, &mut pass, false)?;
+            self.reread_amount_row(&by_colour.gray, &page, &mut pass, false)?;
+            best = merge(best, pass);
+        }
+        Ok(drop_tentative(best))
     }
 }
 
 impl<O: Ocr> Recognizer<O> {
+    /// Re-reads the date's row alone, with the page model, when the page
+    /// read none from it: on a slip's photo `2025年11月28日` came back as
+    /// `202542119288` (the ideographs read as digits), alone as it is
+    /// printed. The re-read's date is taken only when its digits stand in
+    /// that order in the page's reading of the row: a second look at what
+    /// the page saw, never a new date.
+    fn reread_date(
+        &self,
+        gray: &GrayImage,
+        page: &OcrPage,
+        pass: &mut Recognition,
+        photo: bool,
+    ) -> Result<(), PaymentsError> {
+        let shows_date = !matches!(
+            pass.screen,
+            ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
+        );
+        if !pass.record.date.is_empty() || !shows_date {
+            return Ok(());
+        }
+        let Some(line) = page.lines.iter().find(|l| is_date_row(&l.text)) else {
+            return Ok(());
+        };
+        let Some(crop) = crop_line(gray, line, photo) else {
+            return Ok(());
+        };
+        let read = zeros_for_letters(&self.ocr.recognize(&crop, PageMode::Block)?.text());
+        tracing::debug!(text = %read, "date row re-read");
+        let Some(found) = date::find_date_time(&read) else {
+            return Ok(());
+        };
+        let printed = printed_date(&read, found.date);
+        if printed.is_some_and(|printed| page_holds_date(&digits_of(&line.text), &printed)) {
+            pass.record.date = found.date.to_string();
+            if pass.record.time.is_empty() {
+                pass.record.time = found.time;
+            }
+        }
+        Ok(())
+    }
+
+    /// Re-reads the amount's labelled row alone, with the page model, when
+    /// the page read no amount from it: a slip's `金额: 22.26 元` came back
+    /// as `22.267`. The re-read's amount is taken only when its digits and
+    /// the page's for the row are the same but for one more at the end of
+    /// either; never where two readers disputed the amount or the page
+    /// shows a discount (its labelled amount may be the order's total).
+    fn reread_amount_row(
+        &self,
+        gray: &GrayImage,
+        page: &OcrPage,
+        pass: &mut Recognition,
+        photo: bool,
+    ) -> Result<(), PaymentsError> {
+        let shows_amount = !matches!(
+            pass.screen,
+            ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
+        );
+        let discount = page
+            .lines
+            .iter()
+            .any(|l| DISCOUNT_WORDS.iter().any(|w| l.text.contains(w)));
+        if !pass.record.amount.is_empty()
+            || !shows_amount
+            || discount
+            || pass.contested.contains(&FIELD_AMOUNT)
+        {
+            return Ok(());
+        }
+        let Some(line) = page.lines.iter().find(|l| is_unread_amount_row(&l.text)) else {
+            return Ok(());
+        };
+        let Some(crop) = crop_line(gray, line, photo) else {
+            return Ok(());
+        };
+        let read = self.ocr.recognize(&crop, PageMode::Block)?.text();
+        tracing::debug!(text = %read, "amount row re-read");
+        let page_digits = digits_of(&line.text);
+        let hit = amount::find_amounts(&read).into_iter().find(|h| {
+            let digits = digits_of(&amount::format_cents(h.cents));
+            let (short, long) = if digits.len() <= page_digits.len() {
+                (&digits, &page_digits)
+            } else {
+                (&page_digits, &digits)
+            };
+            long.starts_with(short.as_str()) && long.len() - short.len() <= 1 && short.len() >= 3
+        });
+        if let Some(h) = hit {
+            pass.record.amount = amount::format_cents(h.cents);
+        }
+        Ok(())
+    }
+
     /// Re-reads the rows of the amount and of the card number, cropped and
     /// stacked into one small image, with a digits-only model (a photo's
     /// with the photo reader, at their size): a second opinion on the two
@@ -157,7 +269,10 @@ impl<O: Ocr> Recognizer<O> {
         let card_row = page
             .lines
             .iter()
-            .find(|l| is_card_row(&l.text) && (!slip || crate::screens::pos::has_number(&l.text)))
+            .position(|l| {
+                is_card_row(&l.text) && (!slip || crate::screens::pos::has_number(&l.text))
+            })
+            .map(|i| number_under_label(&page.lines, i))
             .or_else(|| {
                 // A slip prints the number under its label; a bank app
                 // often shows it unlabelled (or the label was misread,
@@ -912,6 +1027,152 @@ fn stack<'a>(
         bands.push((*field, (top, i32::try_from(y).unwrap_or(i32::MAX))));
     }
     (out, bands)
+}
+
+/// The line at `i`, or the line under it when the number is there: a card
+/// label without a four-digit group (`交通银行 · 交易卡号`, an icon read as
+/// `6` before it) over a line of nothing but `6200 0000 0000 9295`. Re-read, the label line's crop
+/// gives digits from the icon.
+fn number_under_label(lines: &[crate::ocr::Line], i: usize) -> &crate::ocr::Line {
+    let has_group = |l: &crate::ocr::Line| {
+        l.text
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|run| run.len() >= 4)
+    };
+    // Nothing but the number: no other row's label.
+    let bare_number = |l: &crate::ocr::Line| l.text.is_ascii() && has_group(l);
+    match lines.get(i + 1) {
+        Some(next) if !has_group(&lines[i]) && bare_number(next) => next,
+        _ => &lines[i],
+    }
+}
+
+/// A labelled row of the payment's date (not a card's expiry or a
+/// refund's time) with digits in it.
+fn is_date_row(line: &str) -> bool {
+    let c = crate::text::compact(line).to_uppercase();
+    let labelled = ["时间", "日期", "DATE", "TIME"]
+        .iter()
+        .any(|l| c.contains(l));
+    let other = ["退款", "有效期", "EXP"].iter().any(|w| c.contains(w));
+    labelled && !other && c.chars().filter(char::is_ascii_digit).count() >= 6
+}
+
+/// Words of a discount: the page's labelled amount may then be the
+/// order's total, not what was paid.
+const DISCOUNT_WORDS: &[&str] = &["优惠", "立减", "折扣", "红包", "抵扣", "满减", "券"];
+
+/// An amount's labelled row (not a balance's or an order's total) with
+/// digits in it but no amount the page could read.
+fn is_unread_amount_row(line: &str) -> bool {
+    let c = crate::text::compact(line).to_uppercase();
+    let labelled = c.contains("金额") || c.contains("AMOUNT");
+    let other = ["余额", "订单", "原价"].iter().any(|w| c.contains(w));
+    labelled
+        && !other
+        && c.chars().filter(char::is_ascii_digit).count() >= 3
+        && amount::find_amounts(line).is_empty()
+}
+
+/// A date's year, month and day as a reading printed them (`2025年1月5日`:
+/// `1`, `5`; `2025-01-05`: `01`, `05`); a compact `20250105`'s padded.
+/// `None` when a letter follows the day: a digit the reading did not
+/// finish (`1o` read as the day `1`).
+fn printed_date(read: &str, date: date::Date) -> Option<[String; 3]> {
+    let year = date.year.to_string();
+    let runs: Vec<(usize, &str)> = read.match_indices(|c: char| c.is_ascii_digit()).fold(
+        Vec::new(),
+        |mut runs: Vec<(usize, &str)>, (at, digit)| {
+            match runs.last_mut() {
+                Some((start, run)) if *start + run.len() == at => {
+                    *run = &read[*start..at + digit.len()];
+                }
+                _ => runs.push((at, digit)),
+            }
+            runs
+        },
+    );
+    let Some(i) = runs.iter().position(|(_, run)| *run == year) else {
+        return Some([
+            year,
+            format!("{:02}", date.month),
+            format!("{:02}", date.day),
+        ]);
+    };
+    match (runs.get(i + 1), runs.get(i + 2)) {
+        (Some((_, month)), Some((at, day))) => {
+            let after_day = read[at + day.len()..].chars().next();
+            (!after_day.is_some_and(|c| c.is_ascii_alphabetic()))
+                .then(|| [year, (*month).to_owned(), (*day).to_owned()])
+        }
+        _ => Some([
+            year,
+            format!("{:02}", date.month),
+            format!("{:02}", date.day),
+        ]),
+    }
+}
+
+/// A reading with `o` and `O` next to a digit taken for `0` (`1o` for the
+/// day `10`).
+fn zeros_for_letters(read: &str) -> String {
+    let chars: Vec<char> = read.chars().collect();
+    let digit_at = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i))
+            .is_some_and(char::is_ascii_digit)
+    };
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let beside_digit = digit_at(i.checked_sub(1)) || digit_at(Some(i + 1));
+            if matches!(c, 'o' | 'O') && beside_digit {
+                '0'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Whether a row's digits as the page read them hold a date as printed
+/// (see [`printed_date`]): its year, then its month and its day each whole,
+/// in order, within the eight digits after the year (`年` and `月` may
+/// each come back as up to two digits: `202542119288` for `2025年11月28日`).
+fn page_holds_date(digits: &str, [year, month, day]: &[String; 3]) -> bool {
+    let Some(at) = digits.find(year.as_str()) else {
+        return false;
+    };
+    let after: String = digits[at + year.len()..].chars().take(8).collect();
+    after
+        .find(month.as_str())
+        .is_some_and(|m| after[m + month.len()..].contains(day.as_str()))
+}
+
+/// A line's crop from its first word to its last, scaled like
+/// [`crop_numbers`]' crops (a photo's as it is). Words of nothing but
+/// marks are left out: a slip's edges read as `|` at both ends made the
+/// page model read `金额：22.26元` as `| 2 |`. A photo's margin is an
+/// eighth of the line, to keep a slip's dashed rules out.
+fn crop_line(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Option<GrayImage> {
+    let height = line.bottom - line.top;
+    let pad = height / if photo { 8 } else { 4 };
+    let words: Vec<_> = line
+        .words
+        .iter()
+        .filter(|(w, _, _)| w.chars().any(char::is_alphanumeric))
+        .collect();
+    let first_left = words.first().map(|(_, left, _)| *left)?;
+    let last_right = words.last().map(|(_, _, right)| *right)?;
+    let top = u32::try_from((line.top - pad).max(0)).ok()?;
+    let bottom = u32::try_from(line.bottom + pad).ok()?.min(gray.height());
+    let left = u32::try_from((first_left - pad).max(0)).ok()?;
+    let right = u32::try_from(last_right + pad).ok()?.min(gray.width());
+    if right <= left + 4 || bottom <= top + 4 {
+        return None;
+    }
+    let crop = image::imageops::crop_imm(gray, left, top, right - left, bottom - top).to_image();
+    Some(fit_row(crop, if photo { 48 } else { height }))
 }
 
 /// A row that holds the card: a card label, or a payment method naming a
@@ -1829,5 +2090,168 @@ mod tests {
             assert_eq!(r.screen, ScreenType::AlipayBill, "{page}");
             assert_eq!(r.record.amount, want, "{page} re-read as {reread}");
         }
+    }
+
+    /// [`BoxedOcr`]'s page for a page-sized image, `row` for a row's crop
+    /// read with the page model (a date row's re-read).
+    struct DateRowOcr {
+        page: BoxedOcr,
+        row: &'static str,
+    }
+
+    impl Ocr for DateRowOcr {
+        fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+            if mode != PageMode::Digits && image.height() < 200 {
+                return Ok(OcrPage::from_text(self.row));
+            }
+            self.page.recognize(image, mode)
+        }
+    }
+
+    /// A bank screen's rows with the amount, date and time as the page
+    /// read them.
+    fn bank_rows(
+        amount: &'static str,
+        date: &'static str,
+        time: &'static str,
+    ) -> Vec<Vec<(&'static str, i32, i32)>> {
+        vec![
+            vec![("交易详情", 20, 160)],
+            vec![("交易金额", 20, 160), (amount, 200, 160)],
+            vec![("交易时间", 20, 160), (date, 200, 240), (time, 460, 160)],
+            vec![("卡号", 20, 80), ("6200****4228", 200, 240)],
+            vec![("交易类型", 20, 160), ("消费", 200, 80)],
+            vec![("交易渠道", 20, 160), ("快捷支付", 200, 160)],
+        ]
+    }
+
+    /// A bank screen whose date row the page read with its ideographs as
+    /// digits (`2025年11月28日` as `202542119288`).
+    fn garbled_date_page() -> BoxedOcr {
+        BoxedOcr {
+            lines: bank_rows("-762.65", "202542119288", "22:49:24"),
+            wide: "6200****4228",
+            narrow: "-762.65",
+        }
+    }
+
+    #[test]
+    fn a_date_row_the_page_garbled_is_re_read_alone() {
+        let ocr = DateRowOcr {
+            page: garbled_date_page(),
+            row: "交易时间: 2025年11月28日 22:49:24",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_eq!(r.record.date, "2025/11/28");
+        assert_eq!(r.record.time, "22:49:24");
+        // A re-read naming a date the page's digits do not hold in order
+        // (`2024/01/08`) is no second look: the date stays empty.
+        let ocr = DateRowOcr {
+            page: garbled_date_page(),
+            row: "交易时间: 2024年1月8日 22:49:24",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.record.date, "");
+        assert!(r.record.unreadable.contains(&"date".to_owned()));
+    }
+
+    #[test]
+    fn date_rows_and_digit_order() {
+        assert!(is_date_row("交易时间 : 202542119288 22:49:24"));
+        assert!(is_date_row("DATE/TIME 2025/11/28"));
+        assert!(!is_date_row("有效期 EXP DATE 2028/11"));
+        assert!(!is_date_row("退款时间 2025-09-22 08:20:15"));
+        assert!(!is_date_row("交易时间 昨天"));
+        let printed = |read, y, m, d| printed_date(read, date::Date::new(y, m, d).unwrap());
+        let holds = |page, read, (y, m, d)| page_holds_date(page, &printed(read, y, m, d).unwrap());
+        assert_eq!(
+            printed("2025年1月5日", 2025, 1, 5),
+            Some(["2025", "1", "5"].map(String::from))
+        );
+        assert_eq!(
+            printed("20250105", 2025, 1, 5),
+            Some(["2025", "01", "05"].map(String::from))
+        );
+        // A day the reading did not finish.
+        assert_eq!(printed("2024 年 09 月 1o 日", 2024, 9, 1), None);
+        assert_eq!(
+            zeros_for_letters("2024 年 09 月 1o 日"),
+            "2024 年 09 月 10 日"
+        );
+        assert_eq!(zeros_for_letters("Oct o 12"), "Oct o 12");
+        assert!(holds("2025421192882249", "2025年11月28日", (2025, 11, 28)));
+        assert!(holds("20250110", "2025-01-10", (2025, 1, 10)));
+        assert!(holds("20254195", "2025年1月5日", (2025, 1, 5)));
+        assert!(!holds("2025421192882249", "2024年1月8日", (2024, 1, 8)));
+        // `2024年09月10日` read `2024409108` by the page and `2024年09月01日`
+        // alone: `01` is not in the page's digits after `09`.
+        assert!(!holds("2024409108", "2024年09月01日", (2024, 9, 1)));
+        assert!(holds("2024409108", "2024年09月10日", (2024, 9, 10)));
+    }
+
+    #[test]
+    fn a_card_label_over_its_number_is_read_from_the_number_s_line() {
+        let page = BoxedOcr {
+            lines: vec![
+                vec![("6", 20, 30), ("交通银行", 60, 160), ("交易卡号", 230, 160)],
+                vec![
+                    ("6206", 60, 80),
+                    ("6006", 150, 80),
+                    ("60000", 240, 100),
+                    ("9295", 350, 80),
+                ],
+                vec![("交易卡号", 20, 160), ("98", 200, 40)],
+                vec![("交易时间", 20, 160), ("2024-04-06", 200, 200)],
+            ],
+            wide: "",
+            narrow: "",
+        };
+        let read = page
+            .recognize(&GrayImage::new(1, 1), PageMode::Block)
+            .unwrap();
+        assert_eq!(number_under_label(&read.lines, 0).text, read.lines[1].text);
+        // A value beside its label stays; a labelled row under it is no
+        // card's number.
+        assert_eq!(number_under_label(&read.lines, 2).text, read.lines[2].text);
+    }
+
+    /// A bank screen whose amount row the page read with its unit as a
+    /// digit (`-762.65 元` as `-762.657`).
+    fn garbled_amount_page(discount: bool) -> BoxedOcr {
+        let mut lines = bank_rows("-762.657", "2024-01-24", "13:54:57");
+        if discount {
+            lines.push(vec![("优惠", 20, 80), ("立减", 120, 80)]);
+        }
+        BoxedOcr {
+            lines,
+            wide: "6200****4228",
+            narrow: "",
+        }
+    }
+
+    #[test]
+    fn an_amount_row_the_page_garbled_is_re_read_alone() {
+        let read = |page, row| {
+            Recognizer::new(DateRowOcr { page, row })
+                .recognize_image("a.png", &blank())
+                .unwrap()
+                .record
+        };
+        let r = read(garbled_amount_page(false), "交易金额 -762.65 元");
+        assert_eq!(r.amount, "762.65");
+        // Digits that differ inside the number, not by one at its end: no
+        // second look at the page's.
+        let r = read(garbled_amount_page(false), "交易金额 -792.65 元");
+        assert_eq!(r.amount, "");
+        // A page with a discount: its labelled amount may be the order's.
+        let r = read(garbled_amount_page(true), "交易金额 -762.65 元");
+        assert_eq!(r.amount, "");
+        assert!(!is_unread_amount_row("可用余额 1,762.657"));
+        assert!(!is_unread_amount_row("交易金额 -762.65"));
     }
 }

@@ -104,6 +104,8 @@ const KEYWORDS: &[(ScreenType, &[(&str, i32)])] = &[
             ("交易摘要", 2),
             ("交易对手", 3),
             ("交易日期", 2),
+            // The currency row: only bank apps show one.
+            ("币种", 2),
         ],
     ),
 ];
@@ -296,6 +298,14 @@ mod tests {
                 "中国银联\nP0S 等购音\n终端号 TER ID 1\n卡号 CARD NO\n交易类型 TXN TYPE 消费\nBATCH 1 TRACE 2"
             ),
             ScreenType::PosSlip
+        );
+        // A bank page whose card row the page left out: the currency row
+        // tells it from a bill.
+        assert_eq!(
+            kind(
+                "交易详情\n中国银行\n交易时间 2025.03.23 12:00:37\n交易对手 示例公司\n币种 人民币"
+            ),
+            ScreenType::BankCard
         );
     }
 

@@ -302,16 +302,20 @@ impl Fields {
     /// An amount under a label that ends a line after other text: two
     /// columns read as one line (`样例文具用品有限公司 收入金额 (元)` over
     /// `兴业银行 · 退货 +64.93`). The signed or currency amount ending the
-    /// next line, for amount labels (`…金额`) only.
+    /// next line, for amount labels (`…金额`) only; unsigned where the
+    /// label names the unit (`支出金额(元)` over `消费 · 银联在线 142.00`).
     pub fn amount_under_column_label(&self, labels: &[&str]) -> Option<AmountHit> {
         labels
             .iter()
             .filter(|label| label.ends_with("金额"))
             .find_map(|label| {
                 (0..self.lines.len().saturating_sub(1)).find_map(|i| {
-                    let line: String = self.compact[i].iter().collect();
-                    let line = line.trim_end_matches(['(', ')', '（', '）', '元']);
+                    let whole: String = self.compact[i].iter().collect();
+                    let line = whole.trim_end_matches(['(', ')', '（', '）', '元']);
                     let beside_text = line.ends_with(label) && line.len() > label.len();
+                    // `支出金额(元)` names the unit itself: its figure needs
+                    // no sign or currency to be the amount.
+                    let unit_in_label = whole[line.len()..].contains('元');
                     let next = self.lines[i + 1].trim_end();
                     if !beside_text
                         || self.is_balance(i + 1)
@@ -322,7 +326,7 @@ impl Fields {
                     amount::find_amounts(next)
                         .last()
                         .copied()
-                        .filter(|h| h.sign != amount::Sign::None || h.currency)
+                        .filter(|h| h.sign != amount::Sign::None || h.currency || unit_in_label)
                 })
             })
     }
@@ -811,9 +815,13 @@ mod tests {
         );
         let hit = f.amount_under_column_label(&["交易金额", "收入金额", "人民币"]);
         assert_eq!(hit.map(|h| h.cents), Some(6493));
-        // Unsigned, or a balance: no payment's amount.
+        // Unsigned, it is the amount only where the label names the unit.
         let f = fields("样例 收入金额 (元)\n兴业银行 64.93");
+        let hit = f.amount_under_column_label(&["收入金额"]);
+        assert_eq!(hit.map(|h| h.cents), Some(6493));
+        let f = fields("样例 收入金额\n兴业银行 64.93");
         assert!(f.amount_under_column_label(&["收入金额"]).is_none());
+        // A balance is never the amount.
         let f = fields("样例 收入金额\n账户余额 ¥66,759.35");
         assert!(f.amount_under_column_label(&["收入金额"]).is_none());
     }
