@@ -151,6 +151,18 @@ fn is_icon_digit(before: &[char]) -> bool {
     matches!(rest.as_slice(), [d] if d.is_ascii_digit()) && before.last() == Some(&' ')
 }
 
+/// Whether exactly three digits follow the mark at `i`, then the point and
+/// two decimals ending the number.
+fn three_then_point(out: &[char], i: usize) -> bool {
+    out.get(i + 1..i + 4)
+        .is_some_and(|g| g.iter().all(char::is_ascii_digit))
+        && out.get(i + 4) == Some(&'.')
+        && out
+            .get(i + 5..i + 7)
+            .is_some_and(|g| g.iter().all(char::is_ascii_digit))
+        && !out.get(i + 7).is_some_and(char::is_ascii_digit)
+}
+
 /// Removes the spaces inside a number starting at `start` when what runs
 /// from there is digit groups, single spaces and one decimal point with
 /// two decimals, and no digit follows on the line.
@@ -323,20 +335,25 @@ fn clean_numeric(line: &str) -> Vec<char> {
             _ => {}
         }
     }
+    // A thousands separator read twice (`-4,.743.00`): the second mark goes.
+    let mut i = 2;
+    while i < out.len() {
+        if matches!(out[i], '.' | ',' | ';' | ':')
+            && out[i - 1] == ','
+            && out[i - 2].is_ascii_digit()
+            && three_then_point(&out, i)
+        {
+            out.remove(i);
+        } else {
+            i += 1;
+        }
+    }
     // A thousands separator misread (`4;674.00`, `4.674.00`): a mark between
     // a digit and exactly three digits that are followed by the decimals.
     for i in 1..out.len() {
-        let three_then_point = out
-            .get(i + 1..i + 4)
-            .is_some_and(|g| g.iter().all(char::is_ascii_digit))
-            && out.get(i + 4) == Some(&'.')
-            && out
-                .get(i + 5..i + 7)
-                .is_some_and(|g| g.iter().all(char::is_ascii_digit))
-            && !out.get(i + 7).is_some_and(char::is_ascii_digit);
         if matches!(out[i], ';' | ':' | '.' | '，' | '\'' | '`')
             && out[i - 1].is_ascii_digit()
-            && three_then_point
+            && three_then_point(&out, i)
         {
             out[i] = ',';
         }
@@ -463,6 +480,8 @@ mod tests {
         assert_eq!(first("-3 177.05").map(|h| h.0), Some("3177.05".into()));
         assert_eq!(first("12 177.05").map(|h| h.0), Some("177.05".into()));
         assert_eq!(first("-8 16.00").map(|h| h.0), Some("816.00".into()));
+        // A separator read twice.
+        assert_eq!(first("-4,.743.00").map(|h| h.0), Some("4743.00".into()));
         // The gap before a group's comma (`-1 ,115.42`).
         assert_eq!(first("-1 ,115.42").map(|h| h.0), Some("1115.42".into()));
         assert_eq!(first("-2,3 12 .81 一").map(|h| h.0), Some("2312.81".into()));

@@ -219,7 +219,10 @@ impl Fields {
             text::compact(&rest).as_str(),
             "(元)" | "（元）" | "(元" | "(人民币)" | "(RMB)" | "(CNY)"
         );
-        if !rest.is_empty() && !unit_only {
+        // Labels side by side over their values (`交易日期 交易时间` over
+        // `2024 年 7 月 26 日 13:05:03`): another label is no value.
+        let beside_label = KNOWN_LABELS.contains(&text::compact(&rest).as_str());
+        if !rest.is_empty() && !unit_only && !beside_label {
             return Some(Labeled {
                 line: i,
                 value: rest,
@@ -824,6 +827,15 @@ mod tests {
         // A balance is never the amount.
         let f = fields("样例 收入金额\n账户余额 ¥66,759.35");
         assert!(f.amount_under_column_label(&["收入金额"]).is_none());
+    }
+
+    #[test]
+    fn labels_side_by_side_take_the_values_under_them() {
+        let f =
+            fields("交易日期 交易时间\n2024 年 7 月 26 日 13:05:03\n交易卡号\n6200 0000 0000 2878");
+        let dt = f.date_time(&["交易日期"], &["交易时间"]).unwrap();
+        assert_eq!(dt.date.to_string(), "2024/07/26");
+        assert_eq!(dt.time, "13:05:03");
     }
 
     #[test]
