@@ -118,9 +118,7 @@ impl<O: Ocr> Recognizer<O> {
                 let as_photo = preprocess::prepare_as_photo(image, &self.prep);
                 return self.read_passes(file, image, &as_photo);
             }
-            self.reread(gray, big_lines, &page, &mut pass, photo)?;
-            self.reread_date(gray, &page, &mut pass, photo)?;
-            self.reread_amount_row(gray, &page, &mut pass, photo)?;
+            self.second_looks(gray, big_lines, &page, &mut pass, photo)?;
             let merged = match best.take() {
                 Some(sofar) => merge(sofar, pass),
                 None => pass,
@@ -137,15 +135,13 @@ impl<O: Ocr> Recognizer<O> {
         if !photo && let Some(by_colour) = preprocess::prepare_by_colour(image, &self.prep) {
             let page = self.ocr.recognize(&by_colour.gray, PageMode::Block)?;
             let mut pass = read_page(file, &page, PageMode::Block);
-            self.reread(
+            self.second_looks(
                 &by_colour.gray,
                 &by_colour.big_lines,
                 &page,
                 &mut pass,
                 false,
             )?;
-            self.reread_date(&by_colour.gray, &page, &mut pass, false)?;
-            self.reread_amount_row(&by_colour.gray, &page, &mut pass, false)?;
             best = merge(best, pass);
         }
         Ok(drop_tentative(best))
@@ -153,6 +149,22 @@ impl<O: Ocr> Recognizer<O> {
 }
 
 impl<O: Ocr> Recognizer<O> {
+    /// Every second look a pass gets: the amount and card rows re-read,
+    /// then the date's and the amount's rows read alone where the pass
+    /// still has none.
+    fn second_looks(
+        &self,
+        gray: &GrayImage,
+        big_lines: &[BigLine],
+        page: &OcrPage,
+        pass: &mut Recognition,
+        photo: bool,
+    ) -> Result<(), PaymentsError> {
+        self.reread(gray, big_lines, page, pass, photo)?;
+        self.reread_date(gray, page, pass, photo)?;
+        self.reread_amount_row(gray, page, pass, photo)
+    }
+
     /// Re-reads the date's row alone, with the page model, when the page
     /// read none from it: on a slip's photo `2025年11月28日` came back as
     /// `202542119288` (the ideographs read as digits), alone as it is
@@ -166,11 +178,7 @@ impl<O: Ocr> Recognizer<O> {
         pass: &mut Recognition,
         photo: bool,
     ) -> Result<(), PaymentsError> {
-        let shows_date = !matches!(
-            pass.screen,
-            ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
-        );
-        if !pass.record.date.is_empty() || !shows_date {
+        if !pass.record.date.is_empty() || !shows_detail_rows(pass.screen) {
             return Ok(());
         }
         let Some(line) = page.lines.iter().find(|l| is_date_row(&l.text)) else {
@@ -207,16 +215,12 @@ impl<O: Ocr> Recognizer<O> {
         pass: &mut Recognition,
         photo: bool,
     ) -> Result<(), PaymentsError> {
-        let shows_amount = !matches!(
-            pass.screen,
-            ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
-        );
         let discount = page
             .lines
             .iter()
-            .any(|l| DISCOUNT_WORDS.iter().any(|w| l.text.contains(w)));
+            .any(|l| screens::fields::mentions_discount(&l.text));
         if !pass.record.amount.is_empty()
-            || !shows_amount
+            || !shows_detail_rows(pass.screen)
             || discount
             || pass.contested.contains(&FIELD_AMOUNT)
         {
@@ -1055,12 +1059,18 @@ fn is_date_row(line: &str) -> bool {
         .iter()
         .any(|l| c.contains(l));
     let other = ["退款", "有效期", "EXP"].iter().any(|w| c.contains(w));
-    labelled && !other && c.chars().filter(char::is_ascii_digit).count() >= 6
+    labelled && !other && digits_of(&c).len() >= 6
 }
 
-/// Words of a discount: the page's labelled amount may then be the
-/// order's total, not what was paid.
-const DISCOUNT_WORDS: &[&str] = &["优惠", "立减", "折扣", "红包", "抵扣", "满减", "券"];
+/// Whether a screen type labels its date and amount rows: not a page
+/// without a payment, WeChat's 支付成功 page (a headline, no date) or a
+/// page of no known layout.
+fn shows_detail_rows(screen: ScreenType) -> bool {
+    !matches!(
+        screen,
+        ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
+    )
+}
 
 /// An amount's labelled row (not a balance's or an order's total) with
 /// digits in it but no amount the page could read.
@@ -1068,10 +1078,7 @@ fn is_unread_amount_row(line: &str) -> bool {
     let c = crate::text::compact(line).to_uppercase();
     let labelled = c.contains("金额") || c.contains("AMOUNT");
     let other = ["余额", "订单", "原价"].iter().any(|w| c.contains(w));
-    labelled
-        && !other
-        && c.chars().filter(char::is_ascii_digit).count() >= 3
-        && amount::find_amounts(line).is_empty()
+    labelled && !other && digits_of(&c).len() >= 3 && amount::find_amounts(line).is_empty()
 }
 
 /// A date's year, month and day as a reading printed them (`2025年1月5日`:
@@ -1080,37 +1087,35 @@ fn is_unread_amount_row(line: &str) -> bool {
 /// finish (`1o` read as the day `1`).
 fn printed_date(read: &str, date: date::Date) -> Option<[String; 3]> {
     let year = date.year.to_string();
-    let runs: Vec<(usize, &str)> = read.match_indices(|c: char| c.is_ascii_digit()).fold(
-        Vec::new(),
-        |mut runs: Vec<(usize, &str)>, (at, digit)| {
-            match runs.last_mut() {
-                Some((start, run)) if *start + run.len() == at => {
-                    *run = &read[*start..at + digit.len()];
-                }
-                _ => runs.push((at, digit)),
+    // Each run of digits with the byte where it ends.
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    let mut start = None;
+    for (at, c) in read.char_indices().chain([(read.len(), ' ')]) {
+        match (c.is_ascii_digit(), start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                runs.push((&read[from..at], at));
+                start = None;
             }
-            runs
-        },
-    );
-    let Some(i) = runs.iter().position(|(_, run)| *run == year) else {
+            _ => {}
+        }
+    }
+    let after_year = runs
+        .iter()
+        .position(|(run, _)| *run == year)
+        .and_then(|i| runs.get(i + 1).zip(runs.get(i + 2)));
+    let Some(((month, _), (day, day_end))) = after_year else {
         return Some([
             year,
             format!("{:02}", date.month),
             format!("{:02}", date.day),
         ]);
     };
-    match (runs.get(i + 1), runs.get(i + 2)) {
-        (Some((_, month)), Some((at, day))) => {
-            let after_day = read[at + day.len()..].chars().next();
-            (!after_day.is_some_and(|c| c.is_ascii_alphabetic()))
-                .then(|| [year, (*month).to_owned(), (*day).to_owned()])
-        }
-        _ => Some([
-            year,
-            format!("{:02}", date.month),
-            format!("{:02}", date.day),
-        ]),
-    }
+    let unfinished = read[*day_end..]
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic());
+    (!unfinished).then(|| [year, (*month).to_owned(), (*day).to_owned()])
 }
 
 /// A reading with `o` and `O` next to a digit taken for `0` (`1o` for the

@@ -115,6 +115,15 @@ const DISCOUNT_LABELS: &[&str] = &[
     "折扣",
 ];
 
+/// Words that name a discount anywhere in a line: every discount label
+/// holds one, and so do a red packet's or a voucher's wording.
+const DISCOUNT_WORDS: &[&str] = &["优惠", "立减", "折扣", "红包", "抵扣", "满减", "券"];
+
+/// Whether a line names a discount (see [`DISCOUNT_WORDS`]).
+pub fn mentions_discount(line: &str) -> bool {
+    DISCOUNT_WORDS.iter().any(|w| line.contains(w))
+}
+
 /// Words of an account balance line (`账户余额`, `可用余额`, `余额`).
 const BALANCE_WORDS: &[&str] = &["余额"];
 
