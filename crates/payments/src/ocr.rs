@@ -28,6 +28,10 @@ pub enum PageMode {
     /// punctuation: cropped rows (the amount, the card number) re-read to
     /// check the page read.
     Digits,
+    /// `--psm 13`: one raw line, no layout analysis. A cropped row read
+    /// alone: the layout analysis drops a whole line of `6200 **** ****
+    /// 6219` as not text when its glyphs are 24 px or more.
+    Line,
 }
 
 impl PageMode {
@@ -37,6 +41,7 @@ impl PageMode {
             Self::Block => 6,
             Self::Sparse => 11,
             Self::Digits => 6,
+            Self::Line => 13,
         }
     }
 }

@@ -161,8 +161,120 @@ impl<O: Ocr> Recognizer<O> {
         photo: bool,
     ) -> Result<(), PaymentsError> {
         self.reread(gray, big_lines, page, pass, photo)?;
+        self.reread_card_row(gray, page, pass, photo)?;
         self.reread_date(gray, page, pass, photo)?;
-        self.reread_amount_row(gray, page, pass, photo)
+        self.reread_amount_row(gray, page, pass, photo)?;
+        self.read_missed_headline(gray, page, pass, photo)
+    }
+
+    /// Reads the lines of ink the page left out, each alone as one raw
+    /// line, when a bank screen's pass read no amount at all: tesseract's
+    /// layout analysis drops some lines whole (see [`PageMode::Line`]),
+    /// and a headline amount is the line a bank page can least spare. An
+    /// amount is taken only when it is written as a headline is (alone on
+    /// its line or leading it, with a sign or a currency) and no other
+    /// left-out line names another; never where the page names a discount.
+    fn read_missed_headline(
+        &self,
+        gray: &GrayImage,
+        page: &OcrPage,
+        pass: &mut Recognition,
+        photo: bool,
+    ) -> Result<(), PaymentsError> {
+        let discount = page
+            .lines
+            .iter()
+            .any(|l| screens::fields::mentions_discount(&l.text));
+        if !pass.record.amount.is_empty()
+            || photo
+            || pass.screen != ScreenType::BankCard
+            || discount
+        {
+            return Ok(());
+        }
+        let mut named = Vec::new();
+        for band in missed_bands(gray, page, 6) {
+            let Some(crop) = crop_band(gray, &band) else {
+                continue;
+            };
+            let read = self.ocr.recognize(&crop, PageMode::Line)?.text();
+            tracing::debug!(text = %read, "left-out line read alone");
+            named.extend(
+                amount::find_amounts(&read)
+                    .into_iter()
+                    .filter(|h| {
+                        (h.alone || h.leads) && (h.sign != amount::Sign::None || h.currency)
+                    })
+                    .map(|h| h.cents),
+            );
+        }
+        named.sort_unstable();
+        named.dedup();
+        if let [cents] = named.as_slice() {
+            pass.record.amount = amount::format_cents(*cents);
+            pass.record.fill_unreadable();
+        }
+        Ok(())
+    }
+
+    /// Re-reads the card row of a bank screen or a slip alone, with the
+    /// page model, when no step read its last four (on a slip, nor two
+    /// readers disputed it): a monospaced dotted `0` came back as
+    /// `90526` after a garbled mask, and a number under a bare `卡号` as
+    /// `6200 洒水炒米 沙洲沙洲 219`. The re-read's last four count only where
+    /// the page's last digit run for the row ends with them, or is their
+    /// last three: a second look at what the page saw, never a new card.
+    fn reread_card_row(
+        &self,
+        gray: &GrayImage,
+        page: &OcrPage,
+        pass: &mut Recognition,
+        photo: bool,
+    ) -> Result<(), PaymentsError> {
+        let slip = pass.screen == ScreenType::PosSlip;
+        if !pass.record.card_last4.is_empty()
+            || !(slip || pass.screen == ScreenType::BankCard)
+            || pass.contested.contains(&FIELD_CARD_LAST4)
+        {
+            return Ok(());
+        }
+        let Some(line) = card_number_row(&page.lines) else {
+            return Ok(());
+        };
+        // From the number on: a label far to its left, read in the same
+        // raw line, turned the whole row to noise (`下`).
+        let Some(first) = line
+            .words
+            .iter()
+            .position(|(w, _, _)| w.chars().any(|c| c.is_ascii_digit()))
+        else {
+            return Ok(());
+        };
+        let number = crate::ocr::Line {
+            words: line.words[first..].to_vec(),
+            ..line.clone()
+        };
+        let Some(mut crop) = crop_line(gray, &number, photo) else {
+            return Ok(());
+        };
+        crate::dotted_zero::paint_out_dots(&mut crop);
+        for mode in [PageMode::Line, PageMode::Block] {
+            let read = self.ocr.recognize(&crop, mode)?.text();
+            tracing::debug!(text = %read, ?mode, "card row re-read");
+            let mut found = card::parse_card_field(&read);
+            if slip && found.last4.is_empty() {
+                found.last4 = screens::pos::card_in_line(&read).unwrap_or_default();
+            }
+            if holds_last4(&line.text, &found.last4) {
+                pass.record.card_last4 = found.last4;
+                if pass.record.card_number.is_empty() {
+                    pass.record.card_number = found.number;
+                }
+                pass.record.fill_unreadable();
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Re-reads the date's row alone, with the page model, when the page
@@ -187,16 +299,19 @@ impl<O: Ocr> Recognizer<O> {
         let Some(crop) = crop_line(gray, line, photo) else {
             return Ok(());
         };
-        let read = zeros_for_letters(&self.ocr.recognize(&crop, PageMode::Block)?.text());
-        tracing::debug!(text = %read, "date row re-read");
-        let Some(found) = date::find_date_time(&read) else {
-            return Ok(());
-        };
-        let printed = printed_date(&read, found.date);
-        if printed.is_some_and(|printed| page_holds_date(&digits_of(&line.text), &printed)) {
-            pass.record.date = found.date.to_string();
-            if pass.record.time.is_empty() {
-                pass.record.time = found.time;
+        for mode in ROW_MODES {
+            let read = zeros_for_letters(&self.ocr.recognize(&crop, mode)?.text());
+            tracing::debug!(text = %read, ?mode, "date row re-read");
+            let Some(found) = date::find_date_time(&read) else {
+                continue;
+            };
+            let printed = printed_date(&read, found.date);
+            if printed.is_some_and(|printed| page_holds_date(&digits_of(&line.text), &printed)) {
+                pass.record.date = found.date.to_string();
+                if pass.record.time.is_empty() {
+                    pass.record.time = found.time;
+                }
+                break;
             }
         }
         Ok(())
@@ -232,20 +347,25 @@ impl<O: Ocr> Recognizer<O> {
         let Some(crop) = crop_line(gray, line, photo) else {
             return Ok(());
         };
-        let read = self.ocr.recognize(&crop, PageMode::Block)?.text();
-        tracing::debug!(text = %read, "amount row re-read");
         let page_digits = digits_of(&line.text);
-        let hit = amount::find_amounts(&read).into_iter().find(|h| {
-            let digits = digits_of(&amount::format_cents(h.cents));
-            let (short, long) = if digits.len() <= page_digits.len() {
-                (&digits, &page_digits)
-            } else {
-                (&page_digits, &digits)
-            };
-            long.starts_with(short.as_str()) && long.len() - short.len() <= 1 && short.len() >= 3
-        });
-        if let Some(h) = hit {
-            pass.record.amount = amount::format_cents(h.cents);
+        for mode in ROW_MODES {
+            let read = self.ocr.recognize(&crop, mode)?.text();
+            tracing::debug!(text = %read, ?mode, "amount row re-read");
+            let hit = amount::find_amounts(&read).into_iter().find(|h| {
+                let digits = digits_of(&amount::format_cents(h.cents));
+                let (short, long) = if digits.len() <= page_digits.len() {
+                    (&digits, &page_digits)
+                } else {
+                    (&page_digits, &digits)
+                };
+                long.starts_with(short.as_str())
+                    && long.len() - short.len() <= 1
+                    && short.len() >= 3
+            });
+            if let Some(h) = hit {
+                pass.record.amount = amount::format_cents(h.cents);
+                break;
+            }
         }
         Ok(())
     }
@@ -1049,6 +1169,38 @@ fn number_under_label(lines: &[crate::ocr::Line], i: usize) -> &crate::ocr::Line
         Some(next) if !has_group(&lines[i]) && bare_number(next) => next,
         _ => &lines[i],
     }
+}
+
+/// How a row read alone is read: as a block first, then as one raw line,
+/// which tesseract's layout analysis cannot drop (see [`PageMode::Line`]).
+const ROW_MODES: [PageMode; 2] = [PageMode::Block, PageMode::Line];
+
+/// The row a card label's number stands on: the label's own line when it
+/// holds three digits or more, else the line under it when that starts
+/// with four digits (a bare `卡号` over its number).
+fn card_number_row(lines: &[crate::ocr::Line]) -> Option<&crate::ocr::Line> {
+    let i = lines.iter().position(|l| is_card_row(&l.text))?;
+    let label = &lines[i];
+    if digits_of(&label.text).len() >= 3 {
+        return Some(label);
+    }
+    lines.get(i + 1).filter(|next| {
+        let first = next.text.split_whitespace().next().unwrap_or_default();
+        first.len() >= 4 && first.chars().take(4).all(|c| c.is_ascii_digit())
+    })
+}
+
+/// Whether a page's reading of a card row agrees with a re-read's last
+/// four: its last digit run ends with them (`90526` for `0526`, the dotted
+/// zero read twice), or is their last three (`219` for `6219`).
+fn holds_last4(page_line: &str, last4: &str) -> bool {
+    let Some(tail) = page_line
+        .split(|c: char| !c.is_ascii_digit())
+        .rfind(|run| !run.is_empty())
+    else {
+        return false;
+    };
+    last4.len() == 4 && (tail.ends_with(last4) || (tail.len() == 3 && last4.ends_with(tail)))
 }
 
 /// A labelled row of the payment's date (not a card's expiry or a
@@ -2113,6 +2265,138 @@ mod tests {
         }
     }
 
+    /// [`BoxedOcr`]'s pages, with a raw line read (a row read alone)
+    /// answered by `row`: a block read of the row reads the page.
+    struct RawLineOcr {
+        page: BoxedOcr,
+        row: &'static str,
+    }
+
+    impl Ocr for RawLineOcr {
+        fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+            if mode == PageMode::Line {
+                return Ok(OcrPage::from_text(self.row));
+            }
+            self.page.recognize(image, mode)
+        }
+    }
+
+    /// A bank screen whose card row the page read as `card`, a row of
+    /// words (or a bare label and the number's line under it).
+    fn garbled_card_page(card: Vec<Vec<(&'static str, i32, i32)>>) -> BoxedOcr {
+        let mut lines = vec![
+            vec![("交易详情", 20, 160)],
+            vec![("交易金额", 20, 160), ("-762.65", 200, 160)],
+            vec![
+                ("交易时间", 20, 160),
+                ("2025-11-28", 200, 240),
+                ("22:49:24", 460, 160),
+            ],
+        ];
+        lines.extend(card);
+        lines.push(vec![("交易类型", 20, 160), ("消费", 200, 80)]);
+        lines.push(vec![("交易渠道", 20, 160), ("快捷支付", 200, 160)]);
+        // The digits model reads the card row as no card at all.
+        BoxedOcr {
+            lines,
+            wide: "-762.65",
+            narrow: "-762.65",
+        }
+    }
+
+    #[test]
+    fn a_card_row_the_page_garbled_is_read_alone_as_one_line() {
+        let dotted_zero = || {
+            garbled_card_page(vec![vec![
+                ("卡号", 20, 80),
+                ("6200", 200, 80),
+                ("冰沙沙沙沙六", 300, 160),
+                ("90526", 480, 100),
+            ]])
+        };
+        let read = |page, row| {
+            Recognizer::new(RawLineOcr { page, row })
+                .recognize_image("a.png", &blank())
+                .unwrap()
+        };
+        let r = read(dotted_zero(), "6200 **** **** 0526");
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_eq!(r.record.card_last4, "0526");
+        assert!(!r.record.unreadable.contains(&"card_last4".to_owned()));
+        // The number under a bare label, its last four read as three.
+        let under_label = garbled_card_page(vec![
+            vec![("卡号", 20, 80)],
+            vec![
+                ("6200", 200, 80),
+                ("洒水炒米", 300, 120),
+                ("沙洲沙洲", 440, 120),
+                ("219", 580, 60),
+            ],
+        ]);
+        assert_eq!(
+            read(under_label, "6200 ee www 6219").record.card_last4,
+            "6219"
+        );
+        // Four digits the page's reading does not end with: a new card,
+        // not a second look. The last four stays empty.
+        let r = read(dotted_zero(), "6200 **** **** 7788");
+        assert_eq!(r.record.card_last4, "");
+        assert!(r.record.unreadable.contains(&"card_last4".to_owned()));
+    }
+
+    /// A blank screen with one row of glyph-like blocks low on it, where
+    /// no line of [`garbled_card_page`] lies: a line the page left out.
+    fn page_with_a_left_out_line() -> DynamicImage {
+        let mut gray = GrayImage::from_pixel(390, 844, image::Luma([255]));
+        for glyph in 0..12 {
+            for y in 700..716 {
+                for x in 0..8 {
+                    gray.put_pixel(60 + glyph * 12 + x, y, image::Luma([0]));
+                }
+            }
+        }
+        DynamicImage::ImageLuma8(gray)
+    }
+
+    #[test]
+    fn a_headline_the_page_left_out_is_read_as_one_line() {
+        let page = || {
+            let mut page =
+                garbled_card_page(vec![vec![("卡号", 20, 80), ("6200****4228", 200, 240)]]);
+            page.lines.remove(1);
+            page
+        };
+        let read = |row| {
+            Recognizer::new(RawLineOcr { page: page(), row })
+                .recognize_image("a.png", &page_with_a_left_out_line())
+                .unwrap()
+        };
+        let r = read("-185.00 元");
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_eq!(r.record.amount, "185.00");
+        assert!(!r.record.unreadable.contains(&"amount".to_owned()));
+        // A figure written without a sign or currency may be a balance.
+        assert_eq!(read("185.00").record.amount, "");
+    }
+
+    #[test]
+    fn a_page_s_card_row_holds_a_re_read_s_last_four() {
+        assert!(holds_last4("卡号 6200 冰沙沙沙沙六 90526", "0526"));
+        assert!(holds_last4("6200 洒水炒米 沙洲沙洲 219", "6219"));
+        assert!(!holds_last4("6200 洒水炒米 沙洲沙洲 219", "6218"));
+        assert!(!holds_last4("6200 洒水炒米 沙洲沙洲 19", "6219"));
+        assert!(!holds_last4("卡号 沙洲", "6219"));
+        assert!(!holds_last4("卡号 6200 0526", "526"));
+        // A slip's number under its label, its last four misread.
+        let page =
+            OcrPage::from_text("卡号(CARD NO):\n621700******g049 (I)\n金额(AMOUNT): RMB 83.00");
+        let row = card_number_row(&page.lines).map(|l| l.text.clone());
+        assert_eq!(row.as_deref(), Some("621700******g049 (I)"));
+        assert!(holds_last4("621700******g049 (I)", "1049"));
+        let page = OcrPage::from_text("卡号(CARD NO):\n交易类型(TRANS TYPE): 消费/SALE");
+        assert!(card_number_row(&page.lines).is_none());
+    }
+
     /// A bank screen's rows with the amount, date and time as the page
     /// read them.
     fn bank_rows(
@@ -2163,6 +2447,15 @@ mod tests {
             .unwrap();
         assert_eq!(r.record.date, "");
         assert!(r.record.unreadable.contains(&"date".to_owned()));
+        // A row only a raw line read reads.
+        let ocr = RawLineOcr {
+            page: garbled_date_page(),
+            row: "交易时间: 2025年11月28日 22:49:24",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.record.date, "2025/11/28");
     }
 
     #[test]
