@@ -217,9 +217,9 @@ impl<O: Ocr> Recognizer<O> {
         Ok(())
     }
 
-    /// Re-reads the card row of a bank screen or a slip alone, with the
-    /// page model, when no step read its last four (on a slip, nor two
-    /// readers disputed it): a monospaced dotted `0` came back as
+    /// Re-reads a bank screen's card row alone, with the page model, when
+    /// no step read its last four (not a slip's: there, at 720 px, it took
+    /// a wrong last four on a blind set): a monospaced dotted `0` came back as
     /// `90526` after a garbled mask, and a number under a bare `卡号` as
     /// `6200 洒水炒米 沙洲沙洲 219`. The re-read's last four count only where
     /// the page's last digit run for the row ends with them, or is their
@@ -231,9 +231,8 @@ impl<O: Ocr> Recognizer<O> {
         pass: &mut Recognition,
         photo: bool,
     ) -> Result<(), PaymentsError> {
-        let slip = pass.screen == ScreenType::PosSlip;
         if !pass.record.card_last4.is_empty()
-            || !(slip || pass.screen == ScreenType::BankCard)
+            || pass.screen != ScreenType::BankCard
             || pass.contested.contains(&FIELD_CARD_LAST4)
         {
             return Ok(());
@@ -261,10 +260,7 @@ impl<O: Ocr> Recognizer<O> {
         for mode in [PageMode::Line, PageMode::Block] {
             let read = self.ocr.recognize(&crop, mode)?.text();
             tracing::debug!(text = %read, ?mode, "card row re-read");
-            let mut found = card::parse_card_field(&read);
-            if slip && found.last4.is_empty() {
-                found.last4 = screens::pos::card_in_line(&read).unwrap_or_default();
-            }
+            let found = card::parse_card_field(&read);
             if holds_last4(&line.text, &found.last4) {
                 pass.record.card_last4 = found.last4;
                 if pass.record.card_number.is_empty() {
@@ -1177,7 +1173,7 @@ const ROW_MODES: [PageMode; 2] = [PageMode::Block, PageMode::Line];
 
 /// The row a card label's number stands on: the label's own line when it
 /// holds three digits or more, else the line under it when that starts
-/// with four digits (a bare `卡号` over its number).
+/// with a four-digit group (a bare `卡号` over its number).
 fn card_number_row(lines: &[crate::ocr::Line]) -> Option<&crate::ocr::Line> {
     let i = lines.iter().position(|l| is_card_row(&l.text))?;
     let label = &lines[i];
@@ -1186,7 +1182,7 @@ fn card_number_row(lines: &[crate::ocr::Line]) -> Option<&crate::ocr::Line> {
     }
     lines.get(i + 1).filter(|next| {
         let first = next.text.split_whitespace().next().unwrap_or_default();
-        first.len() >= 4 && first.chars().take(4).all(|c| c.is_ascii_digit())
+        first.len() == 4 && first.chars().all(|c| c.is_ascii_digit())
     })
 }
 
@@ -2387,13 +2383,11 @@ mod tests {
         assert!(!holds_last4("6200 洒水炒米 沙洲沙洲 19", "6219"));
         assert!(!holds_last4("卡号 沙洲", "6219"));
         assert!(!holds_last4("卡号 6200 0526", "526"));
-        // A slip's number under its label, its last four misread.
-        let page =
-            OcrPage::from_text("卡号(CARD NO):\n621700******g049 (I)\n金额(AMOUNT): RMB 83.00");
+        // A bare label takes the number's line under it, never another row.
+        let page = OcrPage::from_text("卡号\n6200 洒水炒米 沙洲沙洲 219\n交易类型 消费");
         let row = card_number_row(&page.lines).map(|l| l.text.clone());
-        assert_eq!(row.as_deref(), Some("621700******g049 (I)"));
-        assert!(holds_last4("621700******g049 (I)", "1049"));
-        let page = OcrPage::from_text("卡号(CARD NO):\n交易类型(TRANS TYPE): 消费/SALE");
+        assert_eq!(row.as_deref(), Some("6200 洒水炒米 沙洲沙洲 219"));
+        let page = OcrPage::from_text("卡号\n交易类型 消费");
         assert!(card_number_row(&page.lines).is_none());
     }
 
