@@ -487,32 +487,8 @@ fn after_garbled_label(value: &str) -> &str {
 /// whose label faded into a few marks or characters (`hess RMB 4126.00`,
 /// `多 RMB 188.00`).
 fn after_currency_code(value: &str) -> Option<&str> {
-    if let Some(at) = value.rfind("RMB").or_else(|| value.rfind("CNY")) {
-        return Some(&value[at + 3..]);
-    }
-    // `| RIB 80.05`: the code with one letter misread.
-    let mut end = 0;
-    let mut after = None;
-    for word in value.split_whitespace() {
-        end = value[end..].find(word)? + end + word.len();
-        if is_misread_rmb(word) {
-            after = Some(&value[end..]);
-        }
-    }
-    after
-}
-
-/// Three capital letters that are `RMB` but for one of them (`RIB`,
-/// `RNB`, `KMB`).
-fn is_misread_rmb(word: &str) -> bool {
-    word.len() == 3
-        && word.chars().all(|c| c.is_ascii_uppercase())
-        && word
-            .chars()
-            .zip("RMB".chars())
-            .filter(|(a, b)| a != b)
-            .count()
-            == 1
+    let at = value.rfind("RMB").or_else(|| value.rfind("CNY"))?;
+    Some(&value[at + 3..])
 }
 
 /// The amount a value shows (`RMB 42.45`, `42.45元`, `¥42.45`).
@@ -952,13 +928,6 @@ mod tests {
         // Or after a label faded into Latin letters.
         let r = slip("DATE/TIME: 20240518123001\nmm: RMB 26.00 |");
         assert_eq!(r.amount, "26.00");
-        // Or after the code with a letter misread.
-        let r = slip("DATE/TIME: 20240518123001\n|| saat idl\n| RIB 80.05");
-        assert_eq!(r.amount, "80.05");
-        // A reference number after its label is no amount.
-        let r = slip("DATE/TIME: 20240518123001\nREF 2657.79");
-        assert_eq!(r.amount, "");
-        assert!(is_misread_rmb("RNB") && is_misread_rmb("KMB") && !is_misread_rmb("REF"));
     }
 
     #[test]
