@@ -218,8 +218,7 @@ impl<O: Ocr> Recognizer<O> {
     }
 
     /// Re-reads a bank screen's card row alone, with the page model, when
-    /// no step read its last four (not a slip's: there, at 720 px, it took
-    /// a wrong last four on a blind set): a monospaced dotted `0` came back as
+    /// no step read its last four (a slip's was not measured alone): a monospaced dotted `0` came back as
     /// `90526` after a garbled mask, and a number under a bare `卡号` as
     /// `6200 洒水炒米 沙洲沙洲 219`. The re-read's last four count only where
     /// the page's last digit run for the row ends with them, or is their
