@@ -181,14 +181,10 @@ impl<O: Ocr> Recognizer<O> {
         pass: &mut Recognition,
         photo: bool,
     ) -> Result<(), PaymentsError> {
-        let discount = page
-            .lines
-            .iter()
-            .any(|l| screens::fields::mentions_discount(&l.text));
         if !pass.record.amount.is_empty()
             || photo
             || pass.screen != ScreenType::BankCard
-            || discount
+            || names_discount(page)
         {
             return Ok(());
         }
@@ -218,9 +214,9 @@ impl<O: Ocr> Recognizer<O> {
     }
 
     /// Re-reads a bank screen's card row alone, with the page model, when
-    /// no step read its last four (a slip's was not measured alone): a monospaced dotted `0` came back as
-    /// `90526` after a garbled mask, and a number under a bare `卡号` as
-    /// `6200 洒水炒米 沙洲沙洲 219`. The re-read's last four count only where
+    /// no step read its last four (a slip's was not measured alone): a
+    /// monospaced dotted `0` came back as `90526` after a garbled mask, and
+    /// a number under a bare `卡号` as `6200 洒水炒米 沙洲沙洲 219`. The re-read's last four count only where
     /// the page's last digit run for the row ends with them, or is their
     /// last three: a second look at what the page saw, never a new card.
     fn reread_card_row(
@@ -325,13 +321,9 @@ impl<O: Ocr> Recognizer<O> {
         pass: &mut Recognition,
         photo: bool,
     ) -> Result<(), PaymentsError> {
-        let discount = page
-            .lines
-            .iter()
-            .any(|l| screens::fields::mentions_discount(&l.text));
         if !pass.record.amount.is_empty()
             || !shows_detail_rows(pass.screen)
-            || discount
+            || names_discount(page)
             || pass.contested.contains(&FIELD_AMOUNT)
         {
             return Ok(());
@@ -1150,8 +1142,8 @@ fn stack<'a>(
 
 /// The line at `i`, or the line under it when the number is there: a card
 /// label without a four-digit group (`交通银行 · 交易卡号`, an icon read as
-/// `6` before it) over a line of nothing but `6200 0000 0000 9295`. Re-read, the label line's crop
-/// gives digits from the icon.
+/// `6` before it) over a line of nothing but `6200 0000 0000 9295`.
+/// Re-read, the label line's crop gives digits from the icon.
 fn number_under_label(lines: &[crate::ocr::Line], i: usize) -> &crate::ocr::Line {
     let has_group = |l: &crate::ocr::Line| {
         l.text
@@ -1164,6 +1156,15 @@ fn number_under_label(lines: &[crate::ocr::Line], i: usize) -> &crate::ocr::Line
         Some(next) if !has_group(&lines[i]) && bare_number(next) => next,
         _ => &lines[i],
     }
+}
+
+/// Whether any line of a page names a discount (see
+/// [`screens::fields::mentions_discount`]): its labelled amount may be the
+/// order's total, not what was paid.
+fn names_discount(page: &OcrPage) -> bool {
+    page.lines
+        .iter()
+        .any(|l| screens::fields::mentions_discount(&l.text))
 }
 
 /// How a row read alone is read: as a block first, then as one raw line,
@@ -2279,18 +2280,9 @@ mod tests {
     /// A bank screen whose card row the page read as `card`, a row of
     /// words (or a bare label and the number's line under it).
     fn garbled_card_page(card: Vec<Vec<(&'static str, i32, i32)>>) -> BoxedOcr {
-        let mut lines = vec![
-            vec![("交易详情", 20, 160)],
-            vec![("交易金额", 20, 160), ("-762.65", 200, 160)],
-            vec![
-                ("交易时间", 20, 160),
-                ("2025-11-28", 200, 240),
-                ("22:49:24", 460, 160),
-            ],
-        ];
-        lines.extend(card);
-        lines.push(vec![("交易类型", 20, 160), ("消费", 200, 80)]);
-        lines.push(vec![("交易渠道", 20, 160), ("快捷支付", 200, 160)]);
+        let mut lines = bank_rows("-762.65", "2025-11-28", "22:49:24");
+        // [`bank_rows`]' fourth row is its card's.
+        lines.splice(3..4, card);
         // The digits model reads the card row as no card at all.
         BoxedOcr {
             lines,
