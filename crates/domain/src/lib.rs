@@ -1,6 +1,7 @@
 //! The shared vocabulary of reimburse: pure data types and rules, no IO, no async.
 
 mod agent;
+mod civil_date;
 mod config;
 mod event;
 mod file_kind;
@@ -12,6 +13,7 @@ mod result;
 mod session_id;
 
 pub use agent::{AgentSessionState, AgentState, MAX_ROUNDS};
+pub use civil_date::civil_from_days;
 pub use config::{ConfigField, Password, SessionConfig};
 pub use event::{Event, FileStatus, LlmPhase, LogLine};
 pub use file_kind::{FileKind, SNIFF_LEN, sniff_matches};

@@ -49,7 +49,7 @@ pub async fn save_failure_screenshot(driver: &WebDriver, dir: &Path) -> Option<P
 fn timestamp(now: SystemTime) -> String {
     let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = since.as_secs();
-    let (y, m, d) = civil_from_days(secs / 86_400);
+    let (y, m, d) = domain::civil_from_days(i64::try_from(secs / 86_400).unwrap_or(i64::MAX));
     let rest = secs % 86_400;
     format!(
         "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{:03}",
@@ -58,20 +58,6 @@ fn timestamp(now: SystemTime) -> String {
         rest % 60,
         since.subsec_millis()
     )
-}
-
-/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
@@ -83,6 +69,5 @@ mod tests {
         let t = UNIX_EPOCH + Duration::from_millis(1_795_240_985_123);
         assert_eq!(timestamp(t), "20261121-060305-123");
         assert_eq!(timestamp(UNIX_EPOCH), "19700101-000000-000");
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 }

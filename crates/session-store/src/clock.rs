@@ -2,6 +2,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use domain::civil_from_days;
+
 /// The current time as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
 pub fn utc_timestamp() -> String {
     let since_epoch = SystemTime::now()
@@ -31,20 +33,6 @@ fn format_utc(secs: u64, millis: u32) -> String {
         (rem % 3600) / 60,
         rem % 60
     )
-}
-
-/// Howard Hinnant's days-to-civil algorithm.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
