@@ -69,6 +69,18 @@ pub fn is_plausible_card_number(digits: &str) -> bool {
     (13..=19).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit()) && luhn(digits)
 }
 
+/// Whether the line shows an unmasked card number (13 to 19 digits, in
+/// groups or not) ending in `last4` that fails the Luhn check: OCR got a
+/// digit of it wrong, perhaps one of the last four.
+pub fn unchecked_number_ends_with(line: &str, last4: &str) -> bool {
+    card_tokens(line).iter().any(|token| {
+        (13..=19).contains(&token.len())
+            && token.chars().all(|c| c.is_ascii_digit())
+            && token.ends_with(last4)
+            && !luhn(token)
+    })
+}
+
 fn luhn(digits: &str) -> bool {
     let sum: u32 = digits
         .chars()
@@ -322,6 +334,26 @@ mod tests {
 
     fn last4(s: &str) -> String {
         parse_card(s).last4
+    }
+
+    #[test]
+    fn a_full_number_failing_its_check_digit_is_told() {
+        assert!(unchecked_number_ends_with(
+            "交易卡号: 6206 0000 6006 0600 659",
+            "0659"
+        ));
+        assert!(!unchecked_number_ends_with(
+            "交易卡号: 6200 0000 0000 0000 059",
+            "0059"
+        ));
+        assert!(!unchecked_number_ends_with(
+            "卡号 6200 **** **** 0659",
+            "0659"
+        ));
+        assert!(!unchecked_number_ends_with(
+            "交易卡号: 6206 0000 6006 0600 659",
+            "0059"
+        ));
     }
 
     #[test]

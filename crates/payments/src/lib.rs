@@ -12,6 +12,7 @@ pub mod bands;
 pub mod card;
 pub mod colour_contrast;
 pub mod date;
+pub mod desk;
 pub mod dotted_zero;
 pub mod error;
 pub mod evening;

@@ -35,12 +35,20 @@ pub(crate) fn is_slanted(gray: &GrayImage) -> bool {
 }
 
 /// A photo: shrunk to at most `max_side`, its lighting evened out (shadows,
-/// a lamp's gradient, a grey desk all become white paper), straightened,
-/// cleared of the slip's edges and of rules, and scaled when its text is
-/// very small or very big. It keeps its size otherwise: cropping to the
-/// text or resampling it only changes which glyphs tesseract gets wrong.
+/// a lamp's gradient, a grey desk all become white paper), the desk around
+/// the slip whitened ([`crate::desk`]), straightened, cleared of the slip's
+/// edges and of rules, and scaled when its text is very small or very big.
+/// It keeps its size otherwise: cropping to the text or resampling it only
+/// changes which glyphs tesseract gets wrong.
 pub(crate) fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
-    let flat = flattened_within(gray, prep.max_side);
+    let shrunk = within(gray, prep.max_side);
+    let shrunk = shrunk.as_ref().unwrap_or(gray);
+    let mut flat = flatten_illumination(shrunk);
+    // Before the skew is judged: a desk's grain or pattern has lines of
+    // its own.
+    if let Some(mask) = crate::desk::paper_mask(shrunk) {
+        mask.whiten_desk(&mut flat);
+    }
     let angle = photo_skew(&flat);
     let mut straight = if angle.abs() >= 0.3 {
         rotate(&flat, -angle)
@@ -75,13 +83,15 @@ pub(crate) fn prepare_photo(gray: &GrayImage, prep: &Prep) -> GrayImage {
 /// The image evened out ([`flatten_illumination`]), first shrunk to at
 /// most `max_side` px when it is more than ~10% bigger.
 fn flattened_within(gray: &GrayImage, max_side: u32) -> GrayImage {
+    flatten_illumination(within(gray, max_side).as_ref().unwrap_or(gray))
+}
+
+/// The image shrunk to at most `max_side` px, when it is more than ~10%
+/// bigger (`None`: use it as it is).
+fn within(gray: &GrayImage, max_side: u32) -> Option<GrayImage> {
     let (w, h) = gray.dimensions();
     let factor = f64::from(max_side) / f64::from(w.max(h).max(1));
-    if factor < 0.9 {
-        flatten_illumination(&downscale(gray, factor))
-    } else {
-        flatten_illumination(gray)
-    }
+    (factor < 0.9).then(|| downscale(gray, factor))
 }
 
 /// Where the text of an evened-out, straight photo stands, and how tall
@@ -474,6 +484,41 @@ mod tests {
         let prepared = prepare_image(&DynamicImage::ImageLuma8(photo), &Prep::default());
         assert!(prepared.photo);
         assert!(photo_skew(&prepared.gray).abs() < 0.5);
+    }
+
+    /// [`slip_photo`] lying on a dark grey perforated desk: darker holes,
+    /// 8 px across, every 16 px, and grain.
+    fn slip_on_perforated_desk() -> GrayImage {
+        let slip = slip_photo(400, 600);
+        GrayImage::from_fn(720, 1000, |x, y| {
+            let (sx, sy) = (x.wrapping_sub(160), y.wrapping_sub(200));
+            if sx < 400 && sy < 600 {
+                *slip.get_pixel(sx, sy)
+            } else {
+                let hole = if x % 16 < 8 && y % 16 < 8 { 18 } else { 42 };
+                let v = hole + noise(x, y, 5);
+                image::Luma([u8::try_from(v).unwrap_or(0)])
+            }
+        })
+    }
+
+    #[test]
+    fn a_patterned_desk_is_whitened_and_does_not_pass_for_small_text() {
+        let photo = slip_on_perforated_desk();
+        let prepared = prepare_image(&DynamicImage::ImageLuma8(photo), &Prep::default());
+        assert!(prepared.photo);
+        // Rows of holes taken for lines of small text would have the photo
+        // enlarged (and read for seconds longer).
+        assert_eq!(prepared.gray.dimensions(), (720, 1000));
+        let ink = |x0: u32, x1: u32, y0: u32, y1: u32| {
+            (y0..y1)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| prepared.gray.get_pixel(x, y).0[0] < 170)
+                .count()
+        };
+        assert_eq!(ink(0, 720, 0, 150), 0, "the desk above the slip");
+        assert_eq!(ink(0, 120, 0, 1000), 0, "the desk left of the slip");
+        assert!(ink(200, 520, 250, 750) > 10_000, "the slip's text");
     }
 
     #[test]

@@ -405,8 +405,14 @@ impl Fields {
     /// -4.60`, `立减 ¥5.00`).
     pub fn has_discount(&self) -> bool {
         let labelled = DISCOUNT_LABELS.iter().any(|label| {
-            self.value_of(label)
-                .is_some_and(|v| amount::find_amounts(&v.value).iter().any(|h| h.cents > 0))
+            self.value_of(label).is_some_and(|v| {
+                let amounts = amount::find_amounts(&v.value);
+                amounts.iter().any(|h| h.cents > 0)
+                    // A figure too garbled to read (`优惠金额 光 .49`, the
+                    // red `-¥2.49`) still says there is a discount; only
+                    // one read as zero says there is none.
+                    || (amounts.is_empty() && v.value.chars().any(|c| c.is_ascii_digit()))
+            })
         });
         // Or beside the order total on its line (`订单金额 ¥64.72 已优惠
         // ¥1.74`): a discount word with an amount after it. After an
@@ -865,6 +871,13 @@ mod tests {
         let f = fields("优惠信息\n订单 金额 196.15 元\n银联立减 -2.15 元");
         assert!(f.has_discount());
         assert_eq!(f.not_paid_amounts(), vec![19615]);
+        // A discount row whose figure is garbled still names a discount;
+        // one that reads zero, or holds no figure at all, does not.
+        let f = fields("订单金额 半 127.40\n优惠金额 光 .49\n交易类型 消费");
+        assert!(f.has_discount());
+        assert_eq!(f.not_paid_amounts(), vec![12740]);
+        assert!(!fields("订单金额 ¥127.40\n优惠金额 ¥0.00").has_discount());
+        assert!(!fields("订单金额 ¥127.40\n优惠金额 无").has_discount());
     }
 
     #[test]

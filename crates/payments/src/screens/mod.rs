@@ -276,7 +276,15 @@ pub fn parse(file: &str, page: &OcrPage) -> Parsed {
         tentative.push(crate::record::FIELD_AMOUNT);
     }
     let last4 = record.card_last4.clone();
-    if !last4.is_empty() && !f.shown_confidently(|l| text::compact(l).contains(&last4)) {
+    // Also when the number it ends fails its check digit: the misread digit
+    // may be one of the four (`6200 0000 0000 0000 059` read `6206 0000
+    // 6006 0600 659`).
+    if !last4.is_empty()
+        && (!f.shown_confidently(|l| text::compact(l).contains(&last4))
+            || f.lines
+                .iter()
+                .any(|l| card::unchecked_number_ends_with(l, &last4)))
+    {
         tentative.push(crate::record::FIELD_CARD_LAST4);
     }
     Parsed {
@@ -284,5 +292,26 @@ pub fn parse(file: &str, page: &OcrPage) -> Parsed {
         record,
         tentative,
         not_paid,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bank_page(card: &str) -> OcrPage {
+        OcrPage::from_text(&format!(
+            "交易详情\n浦发银行\n交易卡号: {card}\n交易金额 -529.21\n交易日期 2024-11-16\n交易时间 15:44:11\n对方户名 示例餐饮管理有限公司"
+        ))
+    }
+
+    #[test]
+    fn a_last_four_ending_a_number_that_fails_its_check_digit_is_tentative() {
+        let misread = parse("b.png", &bank_page("6206 0000 6006 0600 659"));
+        assert_eq!(misread.record.card_last4, "0659");
+        assert!(misread.tentative.contains(&crate::record::FIELD_CARD_LAST4));
+        let read = parse("b.png", &bank_page("6200 0000 0000 0000 059"));
+        assert_eq!(read.record.card_last4, "0059");
+        assert!(read.tentative.is_empty());
     }
 }
