@@ -9,7 +9,7 @@
 use image::GrayImage;
 
 use crate::preprocess::{downscale, otsu};
-use crate::shapes::shapes;
+use crate::shapes::{neighbours4, reached_from_edges, shapes};
 
 /// Blocks across the longer side of the photo.
 const BLOCKS: u32 = 100;
@@ -116,7 +116,7 @@ fn class_means(means: &[u8], bright: &[bool]) -> (u32, u32) {
 fn grow_into(region: &mut [bool], means: &[u8], floor: u32, columns: usize, rows: usize) {
     let mut stack: Vec<usize> = (0..region.len()).filter(|&i| region[i]).collect();
     while let Some(i) = stack.pop() {
-        for n in neighbours(i, columns, rows) {
+        for n in neighbours4(i, columns, rows) {
             if !region[n] && u32::from(means[n]) >= floor {
                 region[n] = true;
                 stack.push(n);
@@ -128,25 +128,10 @@ fn grow_into(region: &mut [bool], means: &[u8], floor: u32, columns: usize, rows
 /// The region with every cell it encloses: all cells but those reachable
 /// from the border without crossing it.
 fn fill_enclosed(region: &[bool], columns: usize, rows: usize) -> Vec<bool> {
-    let mut outside = vec![false; region.len()];
-    let mut stack: Vec<usize> = (0..region.len())
-        .filter(|&i| {
-            let (x, y) = (i % columns, i / columns);
-            (x == 0 || y == 0 || x + 1 == columns || y + 1 == rows) && !region[i]
-        })
-        .collect();
-    for &i in &stack {
-        outside[i] = true;
-    }
-    while let Some(i) = stack.pop() {
-        for n in neighbours(i, columns, rows) {
-            if !region[n] && !outside[n] {
-                outside[n] = true;
-                stack.push(n);
-            }
-        }
-    }
-    outside.iter().map(|&o| !o).collect()
+    reached_from_edges(region, columns, rows)
+        .iter()
+        .map(|&outside| !outside)
+        .collect()
 }
 
 /// The region grown by one cell each way (eight neighbours).
@@ -159,19 +144,6 @@ fn grow(region: &[bool], columns: usize, rows: usize) -> Vec<bool> {
             })
         })
         .collect()
-}
-
-/// The 4-neighbours of cell `i`.
-fn neighbours(i: usize, columns: usize, rows: usize) -> impl Iterator<Item = usize> {
-    let (x, y) = (i % columns, i / columns);
-    [
-        (x > 0).then(|| i - 1),
-        (x + 1 < columns).then(|| i + 1),
-        (y > 0).then(|| i - columns),
-        (y + 1 < rows).then(|| i + columns),
-    ]
-    .into_iter()
-    .flatten()
 }
 
 #[cfg(test)]

@@ -6,8 +6,6 @@
 //! glyph, not the paper around the line. No digit, star or sign has one, so
 //! in a crop of a number only such dots are touched.
 
-use std::collections::VecDeque;
-
 use image::GrayImage;
 
 /// Grey level below which a pixel is ink (crops are dark text on light
@@ -26,13 +24,15 @@ pub fn paint_out_dots(crop: &mut GrayImage) -> usize {
         return 0;
     }
     let ink: Vec<bool> = crop.as_raw().iter().map(|&p| p < INK).collect();
-    let outside = paper_reached_from_edges(&ink, w, h);
+    let outside = crate::shapes::reached_from_edges(&ink, w, h);
     let max_height = (h * MAX_ISLAND_PERCENT_OF_HEIGHT / 100).max(1);
     let mut painted = 0;
     for island in crate::shapes::shapes(&ink, w) {
         // Enclosed: no pixel of it touches the paper around the line.
         let enclosed = island.pixels.iter().all(|&i| {
-            neighbours4(i, w, h).all(|j| ink[j] || !outside[j]) && i % w != 0 && i % w != w - 1
+            crate::shapes::neighbours4(i, w, h).all(|j| ink[j] || !outside[j])
+                && i % w != 0
+                && i % w != w - 1
         });
         if enclosed && island.bottom - island.top < max_height {
             // With the grey halo around the dot (paper of the hole darker
@@ -43,7 +43,7 @@ pub fn paint_out_dots(crop: &mut GrayImage) -> usize {
             for _ in 0..2 {
                 let ring: Vec<usize> = halo
                     .iter()
-                    .flat_map(|&i| neighbours4(i, w, h))
+                    .flat_map(|&i| crate::shapes::neighbours4(i, w, h))
                     .filter(|&j| !ink[j] && !outside[j])
                     .collect();
                 halo.extend(ring);
@@ -55,42 +55,6 @@ pub fn paint_out_dots(crop: &mut GrayImage) -> usize {
         }
     }
     painted
-}
-
-/// Paper pixels connected (4-way) to the crop's edges.
-fn paper_reached_from_edges(ink: &[bool], w: usize, h: usize) -> Vec<bool> {
-    let mut reached = vec![false; ink.len()];
-    let mut queue = VecDeque::new();
-    let edges = (0..w)
-        .flat_map(|x| [x, (h - 1) * w + x])
-        .chain((0..h).flat_map(|y| [y * w, y * w + w - 1]));
-    for i in edges {
-        if !ink[i] && !reached[i] {
-            reached[i] = true;
-            queue.push_back(i);
-        }
-    }
-    while let Some(i) = queue.pop_front() {
-        for j in neighbours4(i, w, h) {
-            if !ink[j] && !reached[j] {
-                reached[j] = true;
-                queue.push_back(j);
-            }
-        }
-    }
-    reached
-}
-
-fn neighbours4(i: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {
-    let (x, y) = (i % w, i / w);
-    [
-        (x > 0).then(|| i - 1),
-        (x + 1 < w).then(|| i + 1),
-        (y > 0).then(|| i - w),
-        (y + 1 < h).then(|| i + w),
-    ]
-    .into_iter()
-    .flatten()
 }
 
 #[cfg(test)]

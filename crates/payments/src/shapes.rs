@@ -1,6 +1,9 @@
 //! The shapes of a pixel mask: its 8-connected runs of set pixels, each with
 //! its bounding box, for the passes that judge marks by their shape (a pen
-//! stroke, the dot inside a zero).
+//! stroke, the dot inside a zero); and the mask's outside, what its edges
+//! reach (the paper around a glyph, the desk around a slip).
+
+use std::collections::VecDeque;
 
 /// One 8-connected shape: its pixel indices (row-major) and its bounds,
 /// inclusive.
@@ -66,6 +69,45 @@ pub fn shapes(mask: &[bool], width: usize) -> Vec<Shape> {
         found.push(shape);
     }
     found
+}
+
+/// Cells not set in `mask` (a `w`-wide grid of `h` rows) connected 4-way
+/// to its edges without crossing a set cell: the outside of the set
+/// shapes; what they enclose is not reached.
+pub fn reached_from_edges(mask: &[bool], w: usize, h: usize) -> Vec<bool> {
+    let mut reached = vec![false; mask.len()];
+    let mut queue = VecDeque::new();
+    let edges = (0..w)
+        .flat_map(|x| [x, (h - 1) * w + x])
+        .chain((0..h).flat_map(|y| [y * w, y * w + w - 1]));
+    for i in edges {
+        if !mask[i] && !reached[i] {
+            reached[i] = true;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        for j in neighbours4(i, w, h) {
+            if !mask[j] && !reached[j] {
+                reached[j] = true;
+                queue.push_back(j);
+            }
+        }
+    }
+    reached
+}
+
+/// The 4-neighbours of cell `i` of a `w`-wide grid of `h` rows.
+pub fn neighbours4(i: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = (i % w, i / w);
+    [
+        (x > 0).then(|| i - 1),
+        (x + 1 < w).then(|| i + 1),
+        (y > 0).then(|| i - w),
+        (y + 1 < h).then(|| i + w),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 #[cfg(test)]
