@@ -66,19 +66,21 @@ pub fn is_mask(c: char) -> bool {
 /// check, which every bank card number does; a number OCR got a digit of
 /// wrong (or dropped a group of) fails it, and is then not reported.
 pub fn is_plausible_card_number(digits: &str) -> bool {
-    (13..=19).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit()) && luhn(digits)
+    is_full_number(digits) && luhn(digits)
+}
+
+/// An unmasked card number's length, all digits: 13 to 19.
+fn is_full_number(token: &str) -> bool {
+    (13..=19).contains(&token.len()) && token.chars().all(|c| c.is_ascii_digit())
 }
 
 /// Whether the line shows an unmasked card number (13 to 19 digits, in
 /// groups or not) ending in `last4` that fails the Luhn check: OCR got a
 /// digit of it wrong, perhaps one of the last four.
 pub fn unchecked_number_ends_with(line: &str, last4: &str) -> bool {
-    card_tokens(line).iter().any(|token| {
-        (13..=19).contains(&token.len())
-            && token.chars().all(|c| c.is_ascii_digit())
-            && token.ends_with(last4)
-            && !luhn(token)
-    })
+    card_tokens(line)
+        .iter()
+        .any(|token| is_full_number(token) && token.ends_with(last4) && !luhn(token))
 }
 
 fn luhn(digits: &str) -> bool {
@@ -129,7 +131,7 @@ pub fn parse_card(s: &str) -> CardInfo {
     for token in card_tokens(s) {
         let digit_count = token.chars().filter(char::is_ascii_digit).count();
         let mask_count = token.chars().filter(|c| is_mask(*c)).count();
-        if mask_count == 0 && (13..=19).contains(&token.len()) {
+        if is_full_number(&token) {
             // The last four are right even when a digit before them is not;
             // the full number only when it passes the check.
             info.last4 = token.get(token.len() - 4..).unwrap_or_default().to_owned();
