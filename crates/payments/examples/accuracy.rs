@@ -17,6 +17,11 @@ use payments::fixtures::{self, REPORTED, SCORED};
 use payments::{PageMode, Recognizer};
 
 fn main() -> ExitCode {
+    // `RUST_LOG=payments=debug` shows the recognizer's second looks.
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "-v");
     let check = args.iter().any(|a| a == "--check");

@@ -12,6 +12,11 @@ use payments::ocr::{Ocr, PageMode, Tesseract};
 use payments::{Prep, preprocess, screens};
 
 fn main() -> ExitCode {
+    // `RUST_LOG=payments=debug` shows the recognizer's second looks.
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = match args
         .iter()

@@ -257,6 +257,37 @@ pub fn lines_beside_icon(gray: &GrayImage, piece: &Band) -> Vec<Band> {
     }
 }
 
+/// Pieces of one line that wide gaps parted, joined again: a piece joins
+/// the one left of it when their rows overlap by half the shorter one's
+/// height and the blank between them is at most twice the taller one's
+/// (`6200   ****   ****   1906` in big monospaced type, whose gaps exceed
+/// the width that parts a page's columns). Columns stand further apart.
+pub fn join_parted_words(mut pieces: Vec<Band>) -> Vec<Band> {
+    pieces.sort_by_key(|p| p.left);
+    let mut joined: Vec<Band> = Vec::new();
+    for piece in pieces {
+        let neighbour = joined.iter_mut().find(|j| {
+            let overlap = j
+                .bottom
+                .min(piece.bottom)
+                .saturating_sub(j.top.max(piece.top));
+            let shorter = j.height().min(piece.height());
+            let gap = piece.left.saturating_sub(j.right);
+            overlap * 2 >= shorter && gap <= 2 * j.height().max(piece.height())
+        });
+        match neighbour {
+            Some(j) => {
+                j.top = j.top.min(piece.top);
+                j.bottom = j.bottom.max(piece.bottom);
+                j.right = j.right.max(piece.right);
+            }
+            None => joined.push(piece),
+        }
+    }
+    joined.sort_by_key(|b| (b.top, b.left));
+    joined
+}
+
 /// The lines of one band, segment by segment (see [`text_pieces`]), each
 /// with its segment's left and right edges.
 fn band_pieces(gray: &GrayImage, band: &Band, gap: u32) -> Vec<(Band, (u32, u32))> {
@@ -340,6 +371,40 @@ mod tests {
                 img.put_pixel(x, y, image::Luma([0]));
             }
         }
+    }
+
+    fn band(left: u32, right: u32, top: u32, bottom: u32) -> Band {
+        Band {
+            top,
+            bottom,
+            left,
+            right,
+            background: 255,
+        }
+    }
+
+    #[test]
+    fn words_parted_by_wide_gaps_are_joined_into_their_line() {
+        // `6200   ****   ****   1906`, 30 px digits and 16 px stars set
+        // higher, 50 px apart; a label's column 200 px right of it.
+        let pieces = vec![
+            band(40, 120, 100, 130),
+            band(170, 250, 104, 120),
+            band(300, 380, 104, 120),
+            band(430, 510, 100, 130),
+            band(710, 800, 100, 130),
+            // The next line, under the number.
+            band(40, 200, 160, 190),
+        ];
+        let joined = join_parted_words(pieces);
+        assert_eq!(
+            joined,
+            vec![
+                band(40, 510, 100, 130),
+                band(710, 800, 100, 130),
+                band(40, 200, 160, 190),
+            ]
+        );
     }
 
     /// Four body lines 10 px high, two above and two below y 100..300.

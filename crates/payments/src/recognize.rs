@@ -384,6 +384,14 @@ impl<O: Ocr> Recognizer<O> {
                 is_card_row(&l.text) && (!slip || crate::screens::pos::has_number(&l.text))
             })
             .map(|i| number_under_label(&page.lines, i))
+            // A bare label whose number is not the whole line under it
+            // (`6200 玉玉水炒 "水玉玉炒 1209`, its stars read as ideographs)
+            // is no row to re-read: the line the number was read from is.
+            .filter(|l| {
+                l.words
+                    .iter()
+                    .any(|(w, _, _)| crate::ocr::is_number_word(w))
+            })
             .or_else(|| {
                 // A slip prints the number under its label; a bank app
                 // often shows it unlabelled (or the label was misread,
@@ -433,19 +441,23 @@ impl<O: Ocr> Recognizer<O> {
                 None => crops.extend(crop_numbers(gray, line, photo).map(|c| (FIELD_AMOUNT, c))),
             }
         }
-        if let Some(mut row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
+        let card_crop = card_row.and_then(|l| crop_numbers(gray, l, photo));
+        let card_row_has_number = card_crop.is_some();
+        if let Some(mut row) = card_crop {
             // A monospaced card number's dotted zero reads as `9` (`0394`
             // as `9394`, a slip's `3708` as `3798`); without its dot, as `0`.
             crate::dotted_zero::paint_out_dots(&mut row);
             crops.push((FIELD_CARD_LAST4, row));
         }
-        // No card row read on a bank screen: its card may be a line the
-        // page's OCR left out altogether (grey, monospaced, unlabelled).
-        if card_row.is_none()
+        // No card row with a number read on a bank screen: its card may be
+        // a line the page's OCR left out altogether (grey, monospaced,
+        // unlabelled, or a bold `6200 **** **** 1342` under a `卡号` the
+        // page did read).
+        if !card_row_has_number
             && pass.screen == ScreenType::BankCard
             && pass.record.card_last4.is_empty()
         {
-            let missed = missed_bands(gray, page, 6);
+            let missed = missed_lines_joined(gray, page, 6);
             if let Some(found) = self.read_missed_lines(gray, &missed)? {
                 pass.record.card_last4 = found.last4;
                 pass.record.card_number = found.number;
@@ -495,11 +507,15 @@ impl<O: Ocr> Recognizer<O> {
             );
         }
         for (field, crop) in crops.iter().filter(|(field, _)| alone(field)) {
-            readings.push((*field, self.ocr.recognize(crop, PageMode::Digits)?.text()));
+            let text = self.ocr.recognize(crop, PageMode::Digits)?.text();
+            tracing::debug!(field, %text, "re-read alone");
+            readings.push((*field, text));
         }
         // A slip's card row read by the voting readers (see
         // `vote_readings`), once.
         let mut card_readings: Option<[String; 3]> = None;
+        // A slip's amount row read by the voting readers, once.
+        let mut amount_readings: Option<[String; 3]> = None;
         for (field, text) in readings {
             let r = &mut pass.record;
             if field == GARBLED_HEADLINE {
@@ -535,7 +551,12 @@ impl<O: Ocr> Recognizer<O> {
                     // re-read may name another amount (`-155.00` that the
                     // page read as `-15595.00`).
                     let read = digits_of(&text);
-                    let other_digits = !read.is_empty() && !read.contains(&page_digits);
+                    // A slip's monospaced point has a glyph's cell, and
+                    // the photo reader may read it as one (`13299` for a
+                    // bold `13.99`): that says nothing either.
+                    let point_as_glyph = slip && point_read_as_digit(&read, &r.amount);
+                    let other_digits =
+                        !read.is_empty() && !read.contains(&page_digits) && !point_as_glyph;
                     let nothing = read.is_empty()
                         && self.second_read_disputes(&crops, &alternates, photo, cents)?;
                     // On a slip the stacked re-read may be a smudge
@@ -544,7 +565,9 @@ impl<O: Ocr> Recognizer<O> {
                     let vouched = match crop_of(&crops, FIELD_AMOUNT) {
                         Some(crop) if slip && photo && other_digits && !r.amount.is_empty() => {
                             let readings = self.vote_readings(crop)?;
-                            settle(&readings, [&r.amount, ""], amounts_on_slip).is_some()
+                            let settled = settle(&readings, [&r.amount, ""], amounts_on_slip);
+                            amount_readings = Some(readings);
+                            settled.is_some()
                         }
                         _ => false,
                     };
@@ -601,7 +624,9 @@ impl<O: Ocr> Recognizer<O> {
                 let voted = match (rival, crop_of(&crops, FIELD_AMOUNT)) {
                     (Some(rival), Some(crop)) if slip && photo && !agrees && restored.is_none() => {
                         let readings = self.vote_readings(crop)?;
-                        settle(&readings, [&r.amount, &rival], amounts_on_slip)
+                        let settled = settle(&readings, [&r.amount, &rival], amounts_on_slip);
+                        amount_readings = Some(readings);
+                        settled
                     }
                     _ => None,
                 };
@@ -745,6 +770,34 @@ impl<O: Ocr> Recognizer<O> {
                     .retain(|(field, _)| *field != FIELD_CARD_LAST4);
             }
         }
+        // Likewise a slip's amount: the page and the stacked re-read
+        // (read by the photo reader) may misread a glyph alike, a `¥` as a
+        // leading `4` (see `recount_amount`).
+        if slip
+            && photo
+            && !pass.record.amount.is_empty()
+            && let Some(crop) = crop_of(&crops, FIELD_AMOUNT)
+        {
+            let votes = match amount_readings {
+                Some(readings) => readings,
+                None => self.vote_readings(crop)?,
+            };
+            let digits = self.ocr.recognize(crop, PageMode::Digits)?.text();
+            let readings = [votes[0].as_str(), &votes[1], &votes[2], &digits];
+            match recount_amount(&readings, &pass.record.amount) {
+                Recount::Stands => {}
+                Recount::Doubtful => {
+                    pass.record.amount.clear();
+                    pass.contested.push(FIELD_AMOUNT);
+                    pass.confirmed.retain(|(field, _)| *field != FIELD_AMOUNT);
+                }
+                Recount::Replaced(value) => {
+                    pass.confirmed.retain(|(field, _)| *field != FIELD_AMOUNT);
+                    pass.confirmed.push((FIELD_AMOUNT, value.clone()));
+                    pass.record.amount = value;
+                }
+            }
+        }
         // A heavy `+` in front of a refund's amount reads as `4` to the
         // page and the re-read alike (`42,352.51` for `+2,352.51`): where
         // no sign was read, the first glyph's shape decides.
@@ -812,6 +865,7 @@ impl<O: Ocr> Recognizer<O> {
                 .collect::<Vec<_>>()
         };
         let page_model = lines_as(&self.ocr.recognize(&stacked, PageMode::Block)?);
+        tracing::debug!(?page_model, "left-out lines read word by word");
         let Some((line, found)) = page_model.iter().enumerate().find_map(|(i, line)| {
             // A labelled line (`卡号 6200 kt 0295`) is read as a card
             // field; an unlabelled one must look like a card number.
@@ -848,11 +902,13 @@ impl<O: Ocr> Recognizer<O> {
             image::imageops::FilterType::Triangle,
         );
         let smaller = preprocess::downscale(crop, SLIP_SMALLER_SCALE);
-        Ok([
+        let readings = [
             self.ocr.recognize_photo(&larger, PageMode::Block)?.text(),
             self.ocr.recognize_photo(&smaller, PageMode::Block)?.text(),
             self.ocr.recognize(crop, PageMode::Block)?.text(),
-        ])
+        ];
+        tracing::debug!(?readings, "slip crop read by the voting readers");
+        Ok(readings)
     }
 
     /// Whether the second re-read of an amount (see
@@ -939,24 +995,77 @@ fn settle(
     }
 }
 
+/// How a slip crop's other readings count for `value`: how many read it,
+/// and the other value most of them read, with its count.
+struct Tally {
+    for_value: usize,
+    leader: Option<(String, usize)>,
+}
+
+impl Tally {
+    fn of(readings: &[&str], value: &str, values_in: fn(&str) -> Vec<String>) -> Self {
+        let mut others: Vec<(String, usize)> = Vec::new();
+        let mut for_value = 0;
+        for v in readings
+            .iter()
+            .filter_map(|t| values_in(t).into_iter().next())
+        {
+            if v == value {
+                for_value += 1;
+            } else if let Some(seen) = others.iter_mut().find(|(o, _)| *o == v) {
+                seen.1 += 1;
+            } else {
+                others.push((v, 1));
+            }
+        }
+        // The first of equals: a tie between two other values leads nowhere
+        // the rules below go (each needs two or three alike).
+        let leader = others
+            .into_iter()
+            .fold(None, |best: Option<(String, usize)>, (v, n)| match best {
+                Some((_, m)) if m >= n => best,
+                _ => Some((v, n)),
+            });
+        Self { for_value, leader }
+    }
+}
+
 /// Whether at least two of a slip crop's other readings agree on one value
 /// other than `value`, and fewer read `value`.
 fn outvoted(readings: &[&str], value: &str, values_in: fn(&str) -> Vec<String>) -> bool {
-    let mut others: Vec<(String, usize)> = Vec::new();
-    let mut for_value = 0;
-    for v in readings
-        .iter()
-        .filter_map(|t| values_in(t).into_iter().next())
-    {
-        if v == value {
-            for_value += 1;
-        } else if let Some(seen) = others.iter_mut().find(|(o, _)| *o == v) {
-            seen.1 += 1;
-        } else {
-            others.push((v, 1));
-        }
+    let tally = Tally::of(readings, value, values_in);
+    tally
+        .leader
+        .is_some_and(|(_, n)| n >= 2 && n > tally.for_value)
+}
+
+/// What a slip's amount comes to when none of its crop's other readings
+/// (the voting readers and the digits model) reads it: three of them
+/// reading one other amount replace it (`¥3,381.23` read `43381.23` by
+/// the page and the stacked re-read alike, `3,381.23` by all four), two
+/// leave it in doubt. One reading of it keeps it: the photo reader's two
+/// readings share a model and its misreadings (`5291.49` twice, against
+/// the digits model's right `3291.49`).
+fn recount_amount(readings: &[&str], value: &str) -> Recount {
+    match Tally::of(readings, value, amounts_on_slip) {
+        Tally {
+            for_value: 0,
+            leader: Some((other, n)),
+        } if n >= 3 => Recount::Replaced(other),
+        Tally {
+            for_value: 0,
+            leader: Some((_, 2)),
+        } => Recount::Doubtful,
+        _ => Recount::Stands,
     }
-    others.iter().any(|(_, n)| *n >= 2 && *n > for_value)
+}
+
+/// The outcome of [`recount_amount`].
+#[derive(Debug, PartialEq, Eq)]
+enum Recount {
+    Stands,
+    Doubtful,
+    Replaced(String),
 }
 
 /// The first of a field's crops.
@@ -971,6 +1080,15 @@ fn crop_of<'a>(crops: &'a [(&'static str, GrayImage)], field: &str) -> Option<&'
 fn from_first_digit(text: &str) -> &str {
     text.find(|c: char| c.is_ascii_digit())
         .map_or(text, |start| &text[start..])
+}
+
+/// Whether `read` (a re-read's digits) is `amount` (`13.99`) with its
+/// point read as one digit: `13299`.
+fn point_read_as_digit(read: &str, amount: &str) -> bool {
+    let Some((whole, cents)) = amount.trim_start_matches('-').split_once('.') else {
+        return false;
+    };
+    read.len() == whole.len() + 1 + cents.len() && read.starts_with(whole) && read.ends_with(cents)
 }
 
 /// The amounts a slip's re-read amount row shows, from its first digit on
@@ -1468,9 +1586,30 @@ fn crop_band(gray: &GrayImage, band: &bands::Band) -> Option<GrayImage> {
 /// three times as wide, that no OCR line covers, top to bottom, at most
 /// `limit`.
 fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Band> {
-    bands::text_pieces(gray, 40)
+    let pieces = bands::text_pieces(gray, 40)
         .iter()
         .flat_map(|piece| bands::lines_beside_icon(gray, piece))
+        .collect();
+    left_out(page, pieces, limit)
+}
+
+/// Like [`missed_bands`], with the words of a line that wide gaps parted
+/// joined again (see [`bands::join_parted_words`]): alone, a card number's
+/// `6200` and `1906` are too short to pass for lines, and the number is
+/// read as its stars.
+fn missed_lines_joined(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Band> {
+    let pieces = bands::text_pieces(gray, 40)
+        .iter()
+        .flat_map(|piece| bands::lines_beside_icon(gray, piece))
+        .collect();
+    left_out(page, bands::join_parted_words(pieces), limit)
+}
+
+/// The pieces between 12 and 120 px high and at least three times as
+/// wide that no line of the page covers, at most `limit`.
+fn left_out(page: &OcrPage, pieces: Vec<bands::Band>, limit: usize) -> Vec<bands::Band> {
+    pieces
+        .into_iter()
         .filter(|b| (12..=120).contains(&b.height()) && b.right - b.left >= 3 * b.height())
         .filter(|b| {
             let (top, bottom) = (i64::from(b.top), i64::from(b.bottom));
@@ -2013,6 +2152,45 @@ mod tests {
     }
 
     #[test]
+    fn a_slip_amount_no_other_reader_reads_is_recounted() {
+        // `¥3,381.23` read `43381.23` by the page: every other reader reads
+        // the sign as a sign.
+        let sign_read = [
+            "¥3,381.23 a 灾 、",
+            "¥3,381.23 a ,",
+            "半 3,381.23 记 灵",
+            "3,381.23 .-2",
+        ];
+        assert_eq!(
+            recount_amount(&sign_read, "43381.23"),
+            Recount::Replaced("3381.23".to_owned())
+        );
+        assert_eq!(recount_amount(&sign_read, "3381.23"), Recount::Stands);
+        // Two for another amount and none for this one: in doubt.
+        let two = ["5291.49", "5291.49", "", "RMB"];
+        assert_eq!(recount_amount(&two, "3291.49"), Recount::Doubtful);
+        // One reading of it keeps it, though two read another.
+        let one = ["5291.49", "5291.49", "", "3291.49"];
+        assert_eq!(recount_amount(&one, "3291.49"), Recount::Stands);
+        // Nothing read, or scattered readings: it stands.
+        assert_eq!(recount_amount(&["", "", "", ""], "12.30"), Recount::Stands);
+        let scattered = ["12.80", "17.30", "12.38", ""];
+        assert_eq!(recount_amount(&scattered, "12.30"), Recount::Stands);
+    }
+
+    #[test]
+    fn a_slip_point_read_as_a_digit_is_no_other_amount() {
+        assert!(point_read_as_digit("13299", "13.99"));
+        assert!(point_read_as_digit("13399", "13.99"));
+        assert!(point_read_as_digit("1582700", "1582.00"));
+        // Other digits, or as many as the amount's own: another amount.
+        assert!(!point_read_as_digit("14299", "13.99"));
+        assert!(!point_read_as_digit("1399", "13.99"));
+        assert!(!point_read_as_digit("132999", "13.99"));
+        assert!(!point_read_as_digit("13299", ""));
+    }
+
+    #[test]
     fn last_four_after_a_misread_mask() {
         assert_eq!(last4_on_slip("621700****wx0809 (I)"), ["0809"]);
         assert_eq!(last4_on_slip("621700******08091\n"), ["0809"]);
@@ -2331,6 +2509,27 @@ mod tests {
         assert!(r.record.unreadable.contains(&"card_last4".to_owned()));
     }
 
+    #[test]
+    fn a_card_number_read_under_a_bare_label_is_re_read_from_its_own_line() {
+        // Its stars read as ideographs, the line is no bare number; the
+        // crop of it, re-read, names other four.
+        let mut page = garbled_card_page(vec![
+            vec![("卡号", 20, 80)],
+            vec![
+                ("6200", 200, 80),
+                ("玉玉水炒", 300, 120),
+                ("水玉玉炒", 440, 120),
+                ("1209", 580, 60),
+            ],
+        ]);
+        page.wide = "6200******1269";
+        let r = Recognizer::new(page)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_ne!(r.record.card_last4, "1209");
+    }
+
     /// A blank screen with one row of glyph-like blocks low on it, where
     /// no line of [`garbled_card_page`] lies: a line the page left out.
     fn page_with_a_left_out_line() -> DynamicImage {
@@ -2364,6 +2563,62 @@ mod tests {
         assert!(!r.record.unreadable.contains(&"amount".to_owned()));
         // A figure written without a sign or currency may be a balance.
         assert_eq!(read("185.00").record.amount, "");
+    }
+
+    /// [`BoxedOcr`]'s pages, with the lines the page left out (a small
+    /// image read by the page's model) read as `words`, and the digits
+    /// model's read right after it as `digits`.
+    struct MissedWordsOcr {
+        page: BoxedOcr,
+        words: &'static str,
+        digits: &'static str,
+        words_read: std::cell::Cell<bool>,
+    }
+
+    impl Ocr for MissedWordsOcr {
+        fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
+            let text = match mode {
+                PageMode::Block if image.height() < 400 => {
+                    self.words_read.set(true);
+                    self.words
+                }
+                PageMode::Digits if self.words_read.replace(false) => self.digits,
+                _ => return self.page.recognize(image, mode),
+            };
+            // One line across the middle of the stacked words.
+            let top = image.height() / 2 - 10;
+            let mut tsv = String::from("header\n");
+            for (j, word) in text.split_whitespace().enumerate() {
+                let left = 20 + 120 * j;
+                tsv.push_str(&format!(
+                    "5\t1\t1\t1\t1\t{}\t{left}\t{top}\t100\t20\t95\t{word}\n",
+                    j + 1
+                ));
+            }
+            Ok(OcrPage::from_tsv(&tsv))
+        }
+    }
+
+    #[test]
+    fn a_card_number_left_out_under_its_read_label_is_read_word_by_word() {
+        let read = |digits| {
+            // The page read `卡号` alone and left the number's line out.
+            let page = garbled_card_page(vec![vec![("卡号", 20, 80)]]);
+            let ocr = MissedWordsOcr {
+                page,
+                words: "6200 **** **** 1342",
+                digits,
+                words_read: std::cell::Cell::new(false),
+            };
+            Recognizer::new(ocr)
+                .recognize_image("a.png", &page_with_a_left_out_line())
+                .unwrap()
+        };
+        let r = read("6200 2222 2222 1342");
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_eq!(r.record.card_last4, "1342");
+        // The digits model must end the line with the same four.
+        assert_eq!(read("6200 2222 2222 1348").record.card_last4, "");
     }
 
     #[test]
