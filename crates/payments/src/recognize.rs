@@ -1586,11 +1586,7 @@ fn crop_band(gray: &GrayImage, band: &bands::Band) -> Option<GrayImage> {
 /// three times as wide, that no OCR line covers, top to bottom, at most
 /// `limit`.
 fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Band> {
-    let pieces = bands::text_pieces(gray, 40)
-        .iter()
-        .flat_map(|piece| bands::lines_beside_icon(gray, piece))
-        .collect();
-    left_out(page, pieces, limit)
+    left_out(page, line_pieces(gray), limit)
 }
 
 /// Like [`missed_bands`], with the words of a line that wide gaps parted
@@ -1598,11 +1594,16 @@ fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Ba
 /// `6200` and `1906` are too short to pass for lines, and the number is
 /// read as its stars.
 fn missed_lines_joined(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Band> {
-    let pieces = bands::text_pieces(gray, 40)
+    left_out(page, bands::join_parted_words(line_pieces(gray)), limit)
+}
+
+/// The page's lines of text cut at gaps of 40 px, and apart beside an
+/// icon (see [`bands::text_pieces`], [`bands::lines_beside_icon`]).
+fn line_pieces(gray: &GrayImage) -> Vec<bands::Band> {
+    bands::text_pieces(gray, 40)
         .iter()
         .flat_map(|piece| bands::lines_beside_icon(gray, piece))
-        .collect();
-    left_out(page, bands::join_parted_words(pieces), limit)
+        .collect()
 }
 
 /// The pieces between 12 and 120 px high and at least three times as
