@@ -756,13 +756,12 @@ impl<O: Ocr> Recognizer<O> {
             && !pass.record.card_last4.is_empty()
             && let Some(crop) = crop_of(&crops, FIELD_CARD_LAST4)
         {
-            let votes = match card_readings {
-                Some(readings) => readings,
-                None => self.vote_readings(crop)?,
-            };
-            let digits = self.ocr.recognize(crop, PageMode::Digits)?.text();
-            let readings = [votes[0].as_str(), &votes[1], &votes[2], &digits];
-            if outvoted(&readings, &pass.record.card_last4, last4_on_slip) {
+            let readings = self.recount_readings(crop, card_readings)?;
+            if outvoted(
+                &readings.each_ref().map(String::as_str),
+                &pass.record.card_last4,
+                last4_on_slip,
+            ) {
                 pass.record.card_last4.clear();
                 pass.record.card_number.clear();
                 pass.contested.push(FIELD_CARD_LAST4);
@@ -778,13 +777,11 @@ impl<O: Ocr> Recognizer<O> {
             && !pass.record.amount.is_empty()
             && let Some(crop) = crop_of(&crops, FIELD_AMOUNT)
         {
-            let votes = match amount_readings {
-                Some(readings) => readings,
-                None => self.vote_readings(crop)?,
-            };
-            let digits = self.ocr.recognize(crop, PageMode::Digits)?.text();
-            let readings = [votes[0].as_str(), &votes[1], &votes[2], &digits];
-            match recount_amount(&readings, &pass.record.amount) {
+            let readings = self.recount_readings(crop, amount_readings)?;
+            match recount_amount(
+                &readings.each_ref().map(String::as_str),
+                &pass.record.amount,
+            ) {
                 Recount::Stands => {}
                 Recount::Doubtful => {
                     pass.record.amount.clear();
@@ -909,6 +906,22 @@ impl<O: Ocr> Recognizer<O> {
         ];
         tracing::debug!(?readings, "slip crop read by the voting readers");
         Ok(readings)
+    }
+
+    /// A slip crop's four other readings, for a recount: the voting
+    /// readers' (`votes` when a dispute already asked them) and the digits
+    /// model's.
+    fn recount_readings(
+        &self,
+        crop: &GrayImage,
+        votes: Option<[String; 3]>,
+    ) -> Result<[String; 4], PaymentsError> {
+        let [larger, smaller, page_model] = match votes {
+            Some(readings) => readings,
+            None => self.vote_readings(crop)?,
+        };
+        let digits = self.ocr.recognize(crop, PageMode::Digits)?.text();
+        Ok([larger, smaller, page_model, digits])
     }
 
     /// Whether the second re-read of an amount (see
