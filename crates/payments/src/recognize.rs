@@ -441,19 +441,17 @@ impl<O: Ocr> Recognizer<O> {
                 None => crops.extend(crop_numbers(gray, line, photo).map(|c| (FIELD_AMOUNT, c))),
             }
         }
-        let card_crop = card_row.and_then(|l| crop_numbers(gray, l, photo));
-        let card_row_has_number = card_crop.is_some();
-        if let Some(mut row) = card_crop {
+        if let Some(mut row) = card_row.and_then(|l| crop_numbers(gray, l, photo)) {
             // A monospaced card number's dotted zero reads as `9` (`0394`
             // as `9394`, a slip's `3708` as `3798`); without its dot, as `0`.
             crate::dotted_zero::paint_out_dots(&mut row);
             crops.push((FIELD_CARD_LAST4, row));
         }
-        // No card row with a number read on a bank screen: its card may be
-        // a line the page's OCR left out altogether (grey, monospaced,
-        // unlabelled, or a bold `6200 **** **** 1342` under a `卡号` the
-        // page did read).
-        if !card_row_has_number
+        // No card row read on a bank screen (a bare label is none, see
+        // above): its card may be a line the page's OCR left out
+        // altogether (grey, monospaced, unlabelled, or a bold `6200 ****
+        // **** 1342` under a `卡号` the page did read).
+        if card_row.is_none()
             && pass.screen == ScreenType::BankCard
             && pass.record.card_last4.is_empty()
         {
