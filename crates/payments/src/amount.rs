@@ -17,6 +17,11 @@ pub struct AmountHit {
     pub sign: Sign,
     /// Written with `¥`, `RMB`, `CNY`, `人民币` or `元`.
     pub currency: bool,
+    /// The currency before it is one glyph (`¥`, or how OCR reads one) or
+    /// a code glued to the digits (`RMB43.06`): what a digits-only re-read
+    /// of the number's crop may take for a digit in front. A word apart
+    /// (`人民币 157.59`) is not.
+    pub currency_glyph: bool,
     /// Nothing but the amount, its sign and currency (and spaces) on the
     /// line: how the big amount of a bill screen is written.
     pub alone: bool,
@@ -97,7 +102,7 @@ pub fn find_amounts(line: &str) -> Vec<AmountHit> {
         match scan_amount(&chars, i) {
             Some((cents, end)) => {
                 let currency_after = chars.get(end) == Some(&'元');
-                let (sign, currency_before, from) = look_back(&chars, i);
+                let (sign, currency_before, currency_glyph, from) = look_back(&chars, i);
                 let to = if currency_after { end + 1 } else { end };
                 let alone = is_alone(&chars[..from], &chars[to..]);
                 let currency = currency_before || currency_after;
@@ -109,6 +114,7 @@ pub fn find_amounts(line: &str) -> Vec<AmountHit> {
                     cents,
                     sign,
                     currency,
+                    currency_glyph,
                     alone,
                     leads,
                 });
@@ -238,11 +244,13 @@ fn scan_amount(chars: &[char], start: usize) -> Option<(i64, usize)> {
     (cents <= MAX_CENTS).then_some((cents, end))
 }
 
-/// Sign and currency written before the number at `start`, and where they
+/// Sign and currency written before the number at `start`, whether that
+/// currency is a glyph (see [`AmountHit::currency_glyph`]), and where they
 /// begin.
-fn look_back(chars: &[char], start: usize) -> (Sign, bool, usize) {
+fn look_back(chars: &[char], start: usize) -> (Sign, bool, bool, usize) {
     let mut j = start;
     let mut currency = false;
+    let mut glyph = false;
     let skip_spaces = |j: &mut usize| {
         while *j > 0 && chars[*j - 1] == ' ' {
             *j -= 1;
@@ -263,6 +271,7 @@ fn look_back(chars: &[char], start: usize) -> (Sign, bool, usize) {
             continue;
         }
         if j >= w.len() && chars[j - w.len()..j] == w[..] {
+            glyph = w.len() == 1 || j == start;
             j -= w.len();
             currency = true;
             skip_spaces(&mut j);
@@ -279,7 +288,7 @@ fn look_back(chars: &[char], start: usize) -> (Sign, bool, usize) {
         _ => Sign::None,
     };
     let from = if sign == Sign::None { j } else { j - 1 };
-    (sign, currency, from)
+    (sign, currency, glyph, from)
 }
 
 /// Repairs what OCR does inside numbers; hit positions refer to this
@@ -428,6 +437,16 @@ mod tests {
         assert_eq!(first("-¥ 12.50"), Some(("12.50".into(), Sign::Minus, true)));
         assert_eq!(first("一58.00"), Some(("58.00".into(), Sign::Minus, false)));
         assert_eq!(first("58.00元"), Some(("58.00".into(), Sign::None, true)));
+    }
+
+    #[test]
+    fn a_currency_glyph_or_glued_code() {
+        for line in ["¥811.86", "¥ 811.86", "Y811.86", "RMB43.06", "-¥58.00"] {
+            assert!(find_amounts(line)[0].currency_glyph, "{line}");
+        }
+        for line in ["人民币 157.59", "RMB 43.06", "58.00元", "58.00"] {
+            assert!(!find_amounts(line)[0].currency_glyph, "{line}");
+        }
     }
 
     #[test]

@@ -20,6 +20,25 @@ pub struct Band {
 }
 
 impl Band {
+    /// The band of a line box the page's OCR read, on the background of
+    /// the row just above it (a coloured card's, where the line is on one).
+    pub fn around(gray: &GrayImage, top: u32, bottom: u32, left: u32, right: u32) -> Option<Self> {
+        let right = right.min(gray.width());
+        let bottom = bottom.min(gray.height());
+        if left >= right || top >= bottom {
+            return None;
+        }
+        let above = top.saturating_sub(2);
+        let background = mode_of((left..right).map(|x| gray.get_pixel(x, above).0[0])).0;
+        Some(Self {
+            top,
+            bottom,
+            left,
+            right,
+            background,
+        })
+    }
+
     pub fn height(&self) -> u32 {
         self.bottom - self.top
     }

@@ -290,6 +290,19 @@ pub fn number_line(s: &str) -> Option<CardInfo> {
     })
 }
 
+/// A line of nothing but digit groups, as long as a card number, that is
+/// none (`62600 60000 9000 0009 489`: a bold monospaced number's dotted
+/// zeros read as `60`, its last group parted): a card number misread.
+pub fn misread_number_line(s: &str) -> bool {
+    let groups: Vec<&str> = s.split_whitespace().collect();
+    let digits: usize = groups.iter().map(|g| g.len()).sum();
+    groups.len() >= 3
+        && groups.iter().all(|g| g.chars().all(|c| c.is_ascii_digit()))
+        && (13..=23).contains(&digits)
+        && groups[0].starts_with(['3', '4', '5', '6'])
+        && number_line(s).is_none()
+}
+
 /// `尾号1234`, `末四位 1234`, `(1234)`, or four digits ending a line that
 /// names a card or a bank (`招商银行信用卡 1234`).
 fn tail_number_after_word(s: &str) -> Option<String> {
@@ -336,6 +349,16 @@ mod tests {
 
     fn last4(s: &str) -> String {
         parse_card(s).last4
+    }
+
+    #[test]
+    fn misread_card_number_lines() {
+        assert!(misread_number_line("62600 60000 9000 0009 489"));
+        // A card number, a date, an amount, an order number: none.
+        assert!(!misread_number_line("6200 0000 0000 0009 480"));
+        assert!(!misread_number_line("2025 11 06 07 27"));
+        assert!(!misread_number_line("70,216.23"));
+        assert!(!misread_number_line("20250306300212669057"));
     }
 
     #[test]

@@ -285,7 +285,7 @@ impl<O: Ocr> Recognizer<O> {
             return Ok(());
         }
         let Some(line) = page.lines.iter().find(|l| is_date_row(&l.text)) else {
-            return Ok(());
+            return self.reread_date_under_label(gray, page, pass, photo);
         };
         let Some(crop) = crop_line(gray, line, photo) else {
             return Ok(());
@@ -303,6 +303,47 @@ impl<O: Ocr> Recognizer<O> {
                     pass.record.time = found.time;
                 }
                 break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Re-reads the row under a bare date label (`DATE/TIME 日期/时间:` over
+    /// `2024/08/13 20:28:49`) alone, its dotted zeros painted out, when the
+    /// page read no date from it: a printer's bold monospaced `0` has a
+    /// dot the page model reads as `8` or `6` (`2624/88/13`). The page's
+    /// digits for the row are no check here (they are what went wrong), so
+    /// both row modes must read the same date, with as many digits as the
+    /// page read on the row: the same glyphs, read again.
+    fn reread_date_under_label(
+        &self,
+        gray: &GrayImage,
+        page: &OcrPage,
+        pass: &mut Recognition,
+        photo: bool,
+    ) -> Result<(), PaymentsError> {
+        let Some(line) = date_row_under_label(&page.lines) else {
+            return Ok(());
+        };
+        let Some(mut crop) = crop_line(gray, line, photo) else {
+            return Ok(());
+        };
+        crate::dotted_zero::paint_out_dots(&mut crop);
+        let page_digits = digits_of(&line.text).len();
+        let mut found = Vec::new();
+        for mode in ROW_MODES {
+            let read = zeros_for_letters(&self.ocr.recognize(&crop, mode)?.text());
+            tracing::debug!(text = %read, ?mode, "date row under its label re-read");
+            found.push(
+                date::find_date_time(&read).filter(|_| digits_of(&read).len() == page_digits),
+            );
+        }
+        if let [Some(first), Some(second)] = found.as_slice()
+            && first.date == second.date
+        {
+            pass.record.date = first.date.to_string();
+            if pass.record.time.is_empty() && first.time == second.time {
+                pass.record.time.clone_from(&first.time);
             }
         }
         Ok(())
@@ -371,10 +412,15 @@ impl<O: Ocr> Recognizer<O> {
         pass: &mut Recognition,
         photo: bool,
     ) -> Result<(), PaymentsError> {
-        let expects_card = !matches!(
+        // A 支付成功 page shows a card only when paid by one: where its
+        // payment method names a bank (`中国工商银行信用卡 (667])`).
+        let card_on_success =
+            pass.screen == ScreenType::WechatSuccess && !pass.record.card_bank.is_empty();
+        let expects_card = (!matches!(
             pass.screen,
             ScreenType::NoPayment | ScreenType::WechatSuccess | ScreenType::Other
-        ) && !pass.wallet;
+        ) || card_on_success)
+            && !pass.wallet;
         let slip = pass.screen == ScreenType::PosSlip;
         let last4 = pass.record.card_last4.as_str();
         let card_row = page
@@ -415,13 +461,14 @@ impl<O: Ocr> Recognizer<O> {
             .filter(|_| expects_card || !pass.record.card_last4.is_empty());
         let cents = pass.record.amount_cents();
         // The row the amount was read from, and whether it was written
-        // there with a currency sign or a plus.
+        // there with a currency glyph (a currency word apart from the
+        // digits is outside the crop) or a plus.
         let (amount_row, signs) = cents
             .and_then(|c| {
                 page.lines.iter().find_map(|l| {
                     let hits = amount::find_amounts(&l.text);
                     let same: Vec<_> = hits.iter().filter(|h| h.cents == c).collect();
-                    let currency = same.iter().any(|h| h.currency);
+                    let currency = same.iter().any(|h| h.currency_glyph);
                     let plus = same.iter().any(|h| h.sign == amount::Sign::Plus);
                     (!same.is_empty()).then_some((l, (currency, plus)))
                 })
@@ -450,12 +497,13 @@ impl<O: Ocr> Recognizer<O> {
         // No card row read on a bank screen (a bare label is none, see
         // above): its card may be a line the page's OCR left out
         // altogether (grey, monospaced, unlabelled, or a bold `6200 ****
-        // **** 1342` under a `卡号` the page did read).
+        // **** 1342` under a `卡号` the page did read), or one it read as
+        // digit groups no card has (see `card::misread_number_line`).
         if card_row.is_none()
             && pass.screen == ScreenType::BankCard
             && pass.record.card_last4.is_empty()
         {
-            let missed = missed_lines_joined(gray, page, 6);
+            let missed = card_lines_to_read(gray, page);
             if let Some(found) = self.read_missed_lines(gray, &missed)? {
                 pass.record.card_last4 = found.last4;
                 pass.record.card_number = found.number;
@@ -679,11 +727,32 @@ impl<O: Ocr> Recognizer<O> {
                 // read as a dash) dispute it all the same. Only four: a
                 // bank's long card number re-read with a digit lost does
                 // not.
+                // Nor does a mask then three digits, the page's last three
+                // (`********225` against the page's `9225`): the re-read
+                // lost the first of the four, which the page may have
+                // misread (a dotted `0` as `9`); it is asked once more.
                 let digits = digits_of(t);
+                let lost_first =
+                    three_after_mask(t).is_some_and(|three| r.card_last4.ends_with(three));
                 let disputes = !photo
                     && !r.card_last4.is_empty()
-                    && digits.len() == 4
-                    && digits != r.card_last4;
+                    && ((digits.len() == 4 && digits != r.card_last4) || lost_first);
+                // No card read by the page, whose row ends in four glyphs,
+                // all but one of them digits (`(667])`), and a re-read of
+                // four digits that agree with them (`-6671`, the bracket
+                // read as a dash): the re-read fills in the glyph the page
+                // misread.
+                let seen = match card_row {
+                    Some(row)
+                        if seen.is_empty()
+                            && !photo
+                            && r.card_last4.is_empty()
+                            && fills_misread_glyph(&row.text, &digits) =>
+                    {
+                        digits.clone()
+                    }
+                    _ => seen,
+                };
                 if seen.is_empty() && !disputes {
                     continue;
                 }
@@ -876,12 +945,13 @@ impl<O: Ocr> Recognizer<O> {
         // Nothing else vouches for this line: the digits model must end
         // it with the same four digits (at 720 px the page's model reads
         // `1540` as `1549`; the digits model reads the stars as `2`, so
-        // only its last group is compared).
+        // only its last group is compared), or read the same full number
+        // (whose last group may be shorter, `6200 0000 0000 0009 480`).
         let digits_model = lines_as(&self.ocr.recognize(&stacked, PageMode::Digits)?);
-        let confirmed = digits_model
-            .get(line)
-            .and_then(|t| t.split_whitespace().last())
-            .is_some_and(|tail| tail == found.last4);
+        let confirmed = digits_model.get(line).is_some_and(|t| {
+            t.split_whitespace().last() == Some(found.last4.as_str())
+                || (!found.number.is_empty() && digits_of(t) == found.number)
+        });
         Ok(confirmed.then_some(found))
     }
 
@@ -1157,6 +1227,42 @@ fn after_slip_mask(compact: &str) -> Option<&str> {
     Some(&compact[at + mask.len_utf8()..])
 }
 
+/// Whether a page's card row ends in four glyphs (in brackets or not),
+/// three of them the digits of `four` in place and the other no digit
+/// (`(667])` for `6671`).
+fn fills_misread_glyph(page_line: &str, four: &str) -> bool {
+    let Some(last) = page_line.split_whitespace().last() else {
+        return false;
+    };
+    let glyphs: Vec<char> = last
+        .trim_start_matches(['(', '（'])
+        .trim_end_matches([')', '）'])
+        .chars()
+        .collect();
+    let mut misread = 0;
+    four.len() == 4
+        && four.chars().all(|c| c.is_ascii_digit())
+        && glyphs.len() == 4
+        && glyphs.iter().zip(four.chars()).all(|(&page, digit)| {
+            if page == digit {
+                true
+            } else {
+                misread += 1;
+                !page.is_ascii_digit()
+            }
+        })
+        && misread == 1
+}
+
+/// The three digits ending a reading right after its mask (`6200********225`).
+fn three_after_mask(text: &str) -> Option<&str> {
+    let text = text.trim_end();
+    let (at, mask) = text.char_indices().rfind(|(_, c)| card::is_mask(*c))?;
+    // A dash read between them (`********-225`).
+    let tail = text[at + mask.len_utf8()..].trim_start_matches(['-', '_', ' ']);
+    (tail.len() == 3 && tail.chars().all(|c| c.is_ascii_digit())).then_some(tail)
+}
+
 /// Whether six digits or more follow a slip reading's last mask character:
 /// more than the last four and an entry mode read as a digit.
 fn overlong_tail(text: &str) -> bool {
@@ -1317,7 +1423,8 @@ fn card_number_row(lines: &[crate::ocr::Line]) -> Option<&crate::ocr::Line> {
 
 /// Whether a page's reading of a card row agrees with a re-read's last
 /// four: its last digit run ends with them (`90526` for `0526`, the dotted
-/// zero read twice), or is their last three (`219` for `6219`).
+/// zero read twice), is their last three (`219` for `6219`), or is them
+/// with their first `0` read as `9`.
 fn holds_last4(page_line: &str, last4: &str) -> bool {
     let Some(tail) = page_line
         .split(|c: char| !c.is_ascii_digit())
@@ -1325,18 +1432,47 @@ fn holds_last4(page_line: &str, last4: &str) -> bool {
     else {
         return false;
     };
-    last4.len() == 4 && (tail.ends_with(last4) || (tail.len() == 3 && last4.ends_with(tail)))
+    // Or a dotted `0` the page read as `9` (`9225` for `0225`), its dot
+    // painted out for the re-read.
+    let dotted_zero = tail.len() == 4
+        && last4.starts_with('0')
+        && tail.starts_with('9')
+        && tail[1..] == last4[1..];
+    last4.len() == 4
+        && (tail.ends_with(last4) || (tail.len() == 3 && last4.ends_with(tail)) || dotted_zero)
 }
 
 /// A labelled row of the payment's date (not a card's expiry or a
 /// refund's time) with digits in it.
 fn is_date_row(line: &str) -> bool {
     let c = crate::text::compact(line).to_uppercase();
+    names_date(&c) && digits_of(&c).len() >= 6
+}
+
+/// The line under a bare date label (`DATE/TIME 日期/时间:`, no digits of
+/// its own) when it holds six digits or more and no ideograph (no label,
+/// no `年`): where a slip's printer puts its date.
+fn date_row_under_label(lines: &[crate::ocr::Line]) -> Option<&crate::ocr::Line> {
+    let label = lines.iter().position(|l| {
+        let c = crate::text::compact(&l.text).to_uppercase();
+        names_date(&c) && digits_of(&c).is_empty()
+    })?;
+    lines.get(label + 1).filter(|l| {
+        let c = crate::text::compact(&l.text);
+        digits_of(&c).len() >= 6 && !c.chars().any(crate::text::is_cjk)
+    })
+}
+
+/// Whether a compact, upper-cased line names a date or time (not a
+/// refund's nor a card's expiry).
+fn names_date(compact: &str) -> bool {
     let labelled = ["时间", "日期", "DATE", "TIME"]
         .iter()
-        .any(|l| c.contains(l));
-    let other = ["退款", "有效期", "EXP"].iter().any(|w| c.contains(w));
-    labelled && !other && digits_of(&c).len() >= 6
+        .any(|l| compact.contains(l));
+    let other = ["退款", "有效期", "EXP"]
+        .iter()
+        .any(|w| compact.contains(w));
+    labelled && !other
 }
 
 /// Whether a screen type labels its date and amount rows: not a page
@@ -1500,6 +1636,12 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
         .words
         .iter()
         .position(|(w, _, _)| crate::ocr::is_number_word(w))?;
+    // A big first digit OCR read as an ideograph (`信 3 10.28` for a bold
+    // `4310.28` beside a small label) starts the number, not the label.
+    let first_number = match first_number.checked_sub(1) {
+        Some(before) if !photo && digit_read_as_glyph(gray, line, before, first_number) => before,
+        _ => first_number,
+    };
     // On a screen, from the end of the label before the number (a bold
     // `1` OCR left out after the sign must be in the crop, or the re-read
     // confirms `15.79` for `-115.79`); a photo's from the number itself.
@@ -1579,6 +1721,60 @@ fn crop_numbers(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Optio
     Some(fit_row(crop, text_height))
 }
 
+/// Whether word `word` of a line, just before its number word `number`,
+/// is one letter or ideograph inked on the same rows as the number's
+/// digits, after a label in smaller type: a big digit OCR read as
+/// something else. Beside a label of the number's size, an ideograph on
+/// the digits' rows is the label's last (`信用 卡 (3777)`).
+fn digit_read_as_glyph(
+    gray: &GrayImage,
+    line: &crate::ocr::Line,
+    word: usize,
+    number: usize,
+) -> bool {
+    let (text, left, right) = &line.words[word];
+    // A letter or an ideograph: a bracket before the number (`( 8777)`)
+    // is inked on the digits' rows too.
+    let mut glyphs = text.chars();
+    if !(glyphs.next().is_some_and(char::is_alphabetic) && glyphs.next().is_none()) {
+        return false;
+    }
+    let rows =
+        |(_, from, to): &(String, i32, i32)| inked_rows(gray, *from, *to, line.top, line.bottom);
+    let Some((digit_top, digit_bottom)) = rows(&line.words[number]) else {
+        return false;
+    };
+    let digit_height = digit_bottom - digit_top;
+    let tolerance = digit_height / 10 + 1;
+    let on_digit_rows =
+        inked_rows(gray, *left, *right, line.top, line.bottom).is_some_and(|(top, bottom)| {
+            (top - digit_top).abs() <= tolerance && (bottom - digit_bottom).abs() <= tolerance
+        });
+    let smaller_label = line.words[..word]
+        .iter()
+        .filter_map(rows)
+        .any(|(top, bottom)| 4 * (bottom - top) < 3 * digit_height);
+    on_digit_rows && smaller_label
+}
+
+/// First and last rows between `top` and `bottom` with ink in columns
+/// `left..right`.
+fn inked_rows(
+    gray: &GrayImage,
+    left: i32,
+    right: i32,
+    top: i32,
+    bottom: i32,
+) -> Option<(i32, i32)> {
+    let clamp = |v: i32, max: u32| u32::try_from(v.max(0)).unwrap_or(0).min(max);
+    let (left, right) = (clamp(left, gray.width()), clamp(right, gray.width()));
+    let (top, bottom) = (clamp(top, gray.height()), clamp(bottom, gray.height()));
+    let inked = |y: u32| (left..right).any(|x| gray.get_pixel(x, y).0[0] < INK_LEVEL);
+    let first = (top..bottom).find(|&y| inked(y))?;
+    let last = (top..bottom).rev().find(|&y| inked(y))?;
+    Some((i32::try_from(first).ok()?, i32::try_from(last).ok()?))
+}
+
 /// A band of text the page's OCR left out (no line of the page overlaps
 /// it), cropped like [`crop_numbers`]: a bank app's grey card number under
 /// its name is such a band more often than not.
@@ -1600,12 +1796,30 @@ fn missed_bands(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Ba
     left_out(page, line_pieces(gray), limit)
 }
 
-/// Like [`missed_bands`], with the words of a line that wide gaps parted
-/// joined again (see [`bands::join_parted_words`]): alone, a card number's
-/// `6200` and `1906` are too short to pass for lines, and the number is
-/// read as its stars.
-fn missed_lines_joined(gray: &GrayImage, page: &OcrPage, limit: usize) -> Vec<bands::Band> {
-    left_out(page, bands::join_parted_words(line_pieces(gray)), limit)
+/// Where a bank screen's card number may be when the page read none: up
+/// to six lines the page left out (like [`missed_bands`], with the words
+/// of a line that wide gaps parted joined again, see
+/// [`bands::join_parted_words`]: alone, a card number's `6200` and `1906`
+/// are too short to pass for lines, and the number is read as its stars),
+/// then the lines it read as a card number misread.
+fn card_lines_to_read(gray: &GrayImage, page: &OcrPage) -> Vec<bands::Band> {
+    let mut lines = left_out(page, bands::join_parted_words(line_pieces(gray)), 6);
+    lines.extend(
+        page.lines
+            .iter()
+            .filter(|l| card::misread_number_line(&l.text))
+            .filter_map(|l| {
+                let coord = |v: i32| u32::try_from(v).ok();
+                bands::Band::around(
+                    gray,
+                    coord(l.top)?,
+                    coord(l.bottom)?,
+                    coord(l.left)?,
+                    coord(l.right)?,
+                )
+            }),
+    );
+    lines
 }
 
 /// The page's lines of text cut at gaps of 40 px, and apart beside an
@@ -2084,6 +2298,99 @@ mod tests {
         // Boxes apart: the crop starts where the label ends (less a margin).
         let apart = crop_numbers(&gray, &line(80), false).unwrap();
         assert!(!first_column_inked(&apart));
+    }
+
+    #[test]
+    fn a_big_first_digit_read_as_an_ideograph_starts_the_crop() {
+        // A small label (rows 30..45), then a bold `4` OCR read as `信` and
+        // the rest of the number, all on rows 10..45.
+        let mut gray = GrayImage::from_pixel(400, 60, image::Luma([255]));
+        let mut ink = |xs: std::ops::Range<u32>, ys: std::ops::Range<u32>| {
+            for x in xs {
+                for y in ys.clone() {
+                    gray.put_pixel(x, y, image::Luma([0]));
+                }
+            }
+        };
+        ink(10..60, 30..45);
+        ink(100..125, 10..45);
+        ink(135..250, 10..45);
+        let line = |glyph: &str, (glyph_left, glyph_right): (i32, i32)| crate::ocr::Line {
+            text: format!("收入金额 {glyph} 310.28"),
+            top: 10,
+            bottom: 45,
+            left: 10,
+            right: 250,
+            conf: 90.0,
+            words: vec![
+                ("收入金额".to_owned(), 10, 60),
+                (glyph.to_owned(), glyph_left, glyph_right),
+                ("310.28".to_owned(), 135, 250),
+            ],
+            digit_conf: 90.0,
+            number_rows: None,
+        };
+        assert!(digit_read_as_glyph(&gray, &line("信", (100, 125)), 1, 2));
+        // Beside a label of the number's size, the glyph is the label's.
+        let mut same_size = gray.clone();
+        for x in 10..60 {
+            for y in 10..30 {
+                same_size.put_pixel(x, y, image::Luma([0]));
+            }
+        }
+        assert!(!digit_read_as_glyph(
+            &same_size,
+            &line("信", (100, 125)),
+            1,
+            2
+        ));
+        // Two glyphs are a word, not a digit; a bracket is no digit.
+        assert!(!digit_read_as_glyph(&gray, &line("信用", (100, 125)), 1, 2));
+        assert!(!digit_read_as_glyph(&gray, &line("(", (100, 125)), 1, 2));
+        // The label's small glyph beside the number is no digit.
+        assert!(!digit_read_as_glyph(&gray, &line("额", (45, 60)), 1, 2));
+        // The crop holds the whole `4`: 35 px of text scaled to 48 px on a
+        // 20 px margin, so its ink starts near x 20 of the result.
+        let crop = crop_numbers(&gray, &line("信", (100, 125)), false).unwrap();
+        let first_inked = (0..crop.width())
+            .find(|&x| (0..crop.height()).any(|y| crop.get_pixel(x, y).0[0] < 128))
+            .unwrap();
+        assert!(first_inked < 40, "{first_inked}");
+        let ink_columns = (0..crop.width())
+            .filter(|&x| (0..crop.height()).any(|y| crop.get_pixel(x, y).0[0] < 128))
+            .count();
+        // 25 + 115 columns of ink, scaled by 48/35.
+        assert!(ink_columns > 180, "{ink_columns}");
+    }
+
+    #[test]
+    fn a_re_read_digit_before_a_currency_word_is_no_currency_sign() {
+        // The page read `人民币 57.59` for `人民币 157.59`; both re-reads of
+        // the number's crop read `157.59`. A word apart from the digits is
+        // outside the crop, so the extra digit is the number's, not the
+        // currency's.
+        let ocr = BoxedOcr {
+            lines: vec![
+                vec![("账单详情", 20, 160)],
+                vec![("示例店", 20, 120)],
+                vec![("人民币", 20, 60), ("57.59", 100, 100)],
+                vec![("交易成功", 20, 160)],
+                vec![
+                    ("支付时间", 20, 160),
+                    ("2025-03-11", 200, 200),
+                    ("12:03:45", 420, 160),
+                ],
+                vec![("付款方式", 20, 160), ("招商银行信用卡(5633)", 200, 360)],
+                vec![("商品说明", 20, 160), ("x", 200, 20)],
+            ],
+            wide: "(5633)",
+            narrow: "157.59",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::AlipayBill);
+        assert_eq!(r.record.amount, "157.59");
     }
 
     #[test]
@@ -2634,6 +2941,110 @@ mod tests {
     }
 
     #[test]
+    fn a_card_number_the_page_misread_as_other_digit_groups_is_read_word_by_word() {
+        // The page read a bold monospaced `6200 0000 0000 0009 480` (its
+        // dotted zeros as `60`) as digit groups no card has, on the fourth
+        // row (y 220..250), where the screen shows five words of ink (10
+        // px apart: one piece to the word-by-word reader).
+        // A screen 1000 px wide is read at its size.
+        let mut gray = GrayImage::from_pixel(1000, 2000, image::Luma([255]));
+        for word in 0..5 {
+            for x in 0..50 {
+                for y in 225..245 {
+                    gray.put_pixel(20 + word * 60 + x, y, image::Luma([0]));
+                }
+            }
+        }
+        let read = |digits| {
+            let page = garbled_card_page(vec![vec![
+                ("62600", 20, 50),
+                ("60000", 80, 50),
+                ("9000", 140, 50),
+                ("0009", 200, 50),
+                ("489", 260, 50),
+            ]]);
+            let ocr = MissedWordsOcr {
+                page,
+                words: "6200 0000 0000 0009 480",
+                digits,
+                words_read: std::cell::Cell::new(false),
+            };
+            Recognizer::new(ocr)
+                .recognize_image("a.png", &DynamicImage::ImageLuma8(gray.clone()))
+                .unwrap()
+        };
+        let r = read("6200 0000 0000 0009 480");
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_eq!(r.record.card_last4, "9480");
+        assert_eq!(r.record.card_number, "6200000000000009480");
+        // The digits model must read the same number.
+        assert_eq!(read("6200 0000 0000 0009 486").record.card_last4, "");
+    }
+
+    #[test]
+    fn a_success_page_paid_by_card_has_its_card_row_re_read() {
+        let ocr = BoxedOcr {
+            lines: vec![
+                vec![("支付成功", 400, 160)],
+                vec![("测试咖啡", 400, 160)],
+                vec![("¥4214.00", 380, 200)],
+                vec![
+                    ("支付方式", 20, 160),
+                    ("中国工商银行信用卡", 420, 340),
+                    ("(667])", 780, 120),
+                ],
+                vec![("收款方", 20, 120), ("测试餐饮服务有限公司", 420, 400)],
+            ],
+            wide: "-6671",
+            narrow: "-6671",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::WechatSuccess);
+        assert_eq!(r.record.card_bank, "中国工商银行");
+        assert_eq!(r.record.card_last4, "6671");
+    }
+
+    #[test]
+    fn a_re_read_fills_in_a_glyph_the_page_misread() {
+        assert!(fills_misread_glyph(
+            "支付方式 中国工商银行信用卡 (667])",
+            "6671"
+        ));
+        assert!(fills_misread_glyph(
+            "支付方式 招商银行储蓄卡 (0g35)",
+            "0835"
+        ));
+        // Two glyphs misread, a digit read otherwise, or no four: no.
+        assert!(!fills_misread_glyph(
+            "支付方式 招商银行储蓄卡 (0g3])",
+            "0835"
+        ));
+        assert!(!fills_misread_glyph(
+            "支付方式 招商银行储蓄卡 (6672)",
+            "6671"
+        ));
+        assert!(!fills_misread_glyph(
+            "支付方式 招商银行储蓄卡 (667)",
+            "6671"
+        ));
+        assert!(!fills_misread_glyph(
+            "支付方式 招商银行储蓄卡 (667])",
+            "667"
+        ));
+    }
+
+    #[test]
+    fn three_digits_after_a_mask() {
+        assert_eq!(three_after_mask("5 6200********225"), Some("225"));
+        assert_eq!(three_after_mask("2 6200********-225"), Some("225"));
+        assert_eq!(three_after_mask("6200********0225"), None);
+        assert_eq!(three_after_mask("6200 **** 225 1"), None);
+        assert_eq!(three_after_mask("225"), None);
+    }
+
+    #[test]
     fn a_page_s_card_row_holds_a_re_read_s_last_four() {
         assert!(holds_last4("卡号 6200 冰沙沙沙沙六 90526", "0526"));
         assert!(holds_last4("6200 洒水炒米 沙洲沙洲 219", "6219"));
@@ -2641,6 +3052,9 @@ mod tests {
         assert!(!holds_last4("6200 洒水炒米 沙洲沙洲 19", "6219"));
         assert!(!holds_last4("卡号 沙洲", "6219"));
         assert!(!holds_last4("卡号 6200 0526", "526"));
+        assert!(holds_last4("卡号 6200 冰冰冰 9225", "0225"));
+        assert!(!holds_last4("卡号 6200 冰冰冰 9225", "8225"));
+        assert!(!holds_last4("卡号 6200 冰冰冰 0225", "9225"));
         // A bare label takes the number's line under it, never another row.
         let page = OcrPage::from_text("卡号\n6200 洒水炒米 沙洲沙洲 219\n交易类型 消费");
         let row = card_number_row(&page.lines).map(|l| l.text.clone());
@@ -2708,6 +3122,44 @@ mod tests {
             .recognize_image("a.png", &blank())
             .unwrap();
         assert_eq!(r.record.date, "2025/11/28");
+    }
+
+    /// A bank screen with a bare date label over its date, which the page
+    /// read with its dotted zeros as `8`s.
+    fn date_under_label_page() -> BoxedOcr {
+        let mut lines = bank_rows("-762.65", "", "");
+        lines.splice(
+            2..3,
+            [
+                vec![("交易时间", 20, 160)],
+                vec![("2624/88/13", 20, 240), ("20:28:49", 280, 160)],
+            ],
+        );
+        BoxedOcr {
+            lines,
+            wide: "6200****4228",
+            narrow: "-762.65",
+        }
+    }
+
+    #[test]
+    fn a_date_under_a_bare_label_is_re_read_with_its_dots_out() {
+        let read = |row| {
+            Recognizer::new(DateRowOcr {
+                page: date_under_label_page(),
+                row,
+            })
+            .recognize_image("a.png", &blank())
+            .unwrap()
+            .record
+        };
+        let r = read("2024/08/13 20:28:49");
+        assert_eq!(r.date, "2024/08/13");
+        assert_eq!(r.time, "20:28:49");
+        // A re-read with a digit more or less than the page read on the
+        // row reads other glyphs: no date.
+        assert_eq!(read("2024/08/13 20:28:491").date, "");
+        assert_eq!(read("2024/8/13 20:28:49").date, "");
     }
 
     #[test]

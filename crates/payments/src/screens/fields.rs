@@ -356,7 +356,7 @@ impl Fields {
             .find_map(|(i, l)| {
                 let hits = amount::find_amounts(l);
                 match hits.as_slice() {
-                    [hit] if hit.alone => Some((i, *hit)),
+                    [hit] if hit.alone && !icons_after_bare_number(l, hit) => Some((i, *hit)),
                     _ => None,
                 }
             })
@@ -550,6 +550,16 @@ impl Fields {
 /// after up to two leading symbols (icons read as `@`, `|`). `fuzzy` allows
 /// one misread character in labels of four or more (not the last one, which
 /// tells `付款时间` from `付款方式`).
+/// A bare number (no sign, no currency) with letters after it: a phone's
+/// status bar, its clock read with a point and the signal icons as text
+/// (`10.33 ea`). A misread currency sign stands before a headline, never
+/// after it.
+fn icons_after_bare_number(line: &str, hit: &AmountHit) -> bool {
+    hit.sign == amount::Sign::None
+        && !hit.currency
+        && line.trim_end().ends_with(|c: char| c.is_ascii_alphabetic())
+}
+
 /// Whether the last word of `line` is the amount of `cents`, and no
 /// other word holds a digit (but a lone first character: an icon read as
 /// `4`).
@@ -757,6 +767,14 @@ mod tests {
         );
         // Not before a short label, which may end a word (`4金额`).
         assert!(fields("4 金额 ¥5.00").labeled_amount(&["金额"]).is_none());
+    }
+
+    #[test]
+    fn a_status_bar_clock_is_no_headline() {
+        let f = fields(
+            "10.33 ea\n《 账单详情 客服\n演示出行 @@ 交易 成功\n-2483.00\n付款卡 浦发银行 借记卡尾号 7634",
+        );
+        assert_eq!(f.headline_amount(4).map(|(_, h)| h.cents), Some(248_300));
     }
 
     #[test]
