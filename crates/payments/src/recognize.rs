@@ -1195,7 +1195,7 @@ fn last4_on_slip(text: &str) -> Vec<String> {
     text.lines()
         .find_map(|line| {
             let compact = crate::text::compact(line);
-            let tail = after_slip_mask(&compact)?;
+            let tail = after_last_mask(&compact, is_slip_mask)?;
             // A zero read as a letter right after the mask (`#O411`, `@732`).
             let four: String = tail
                 .chars()
@@ -1221,10 +1221,11 @@ fn is_slip_mask(c: char) -> bool {
     card::is_mask(c) || matches!(c, 'w' | 'W' | 'k' | 'K' | 'y' | '%' | '°' | '"')
 }
 
-/// What follows the last mask character of a compact slip reading.
-fn after_slip_mask(compact: &str) -> Option<&str> {
-    let (at, mask) = compact.char_indices().rfind(|(_, c)| is_slip_mask(*c))?;
-    Some(&compact[at + mask.len_utf8()..])
+/// What follows the last mask character of a reading (`is_mask`: a
+/// screen's stars, or a slip's as its readers render them).
+fn after_last_mask(text: &str, is_mask: fn(char) -> bool) -> Option<&str> {
+    let (at, mask) = text.char_indices().rfind(|(_, c)| is_mask(*c))?;
+    Some(&text[at + mask.len_utf8()..])
 }
 
 /// Whether a page's card row ends in four glyphs (in brackets or not),
@@ -1256,10 +1257,8 @@ fn fills_misread_glyph(page_line: &str, four: &str) -> bool {
 
 /// The three digits ending a reading right after its mask (`6200********225`).
 fn three_after_mask(text: &str) -> Option<&str> {
-    let text = text.trim_end();
-    let (at, mask) = text.char_indices().rfind(|(_, c)| card::is_mask(*c))?;
     // A dash read between them (`********-225`).
-    let tail = text[at + mask.len_utf8()..].trim_start_matches(['-', '_', ' ']);
+    let tail = after_last_mask(text.trim_end(), card::is_mask)?.trim_start_matches(['-', '_', ' ']);
     (tail.len() == 3 && tail.chars().all(|c| c.is_ascii_digit())).then_some(tail)
 }
 
@@ -1267,7 +1266,7 @@ fn three_after_mask(text: &str) -> Option<&str> {
 /// more than the last four and an entry mode read as a digit.
 fn overlong_tail(text: &str) -> bool {
     text.lines().any(|line| {
-        after_slip_mask(&crate::text::compact(line))
+        after_last_mask(&crate::text::compact(line), is_slip_mask)
             .is_some_and(|tail| tail.chars().take_while(char::is_ascii_digit).count() >= 6)
     })
 }
@@ -2370,19 +2369,7 @@ mod tests {
         // outside the crop, so the extra digit is the number's, not the
         // currency's.
         let ocr = BoxedOcr {
-            lines: vec![
-                vec![("账单详情", 20, 160)],
-                vec![("示例店", 20, 120)],
-                vec![("人民币", 20, 60), ("57.59", 100, 100)],
-                vec![("交易成功", 20, 160)],
-                vec![
-                    ("支付时间", 20, 160),
-                    ("2025-03-11", 200, 200),
-                    ("12:03:45", 420, 160),
-                ],
-                vec![("付款方式", 20, 160), ("招商银行信用卡(5633)", 200, 360)],
-                vec![("商品说明", 20, 160), ("x", 200, 20)],
-            ],
+            lines: alipay_rows(vec![("人民币", 20, 60), ("57.59", 100, 100)]),
             wide: "(5633)",
             narrow: "157.59",
         };
@@ -2673,25 +2660,31 @@ mod tests {
         assert_eq!(r.record.card_last4, "");
     }
 
+    /// An Alipay bill's rows as the page read them, with the headline
+    /// amount's row as `amount` and the card `(5633)`.
+    fn alipay_rows(amount: Vec<(&'static str, i32, i32)>) -> Vec<Vec<(&'static str, i32, i32)>> {
+        vec![
+            vec![("账单详情", 20, 160)],
+            vec![("示例店", 20, 120)],
+            amount,
+            vec![("交易成功", 20, 160)],
+            vec![
+                ("支付时间", 20, 160),
+                ("2025-03-11", 200, 200),
+                ("12:03:45", 420, 160),
+            ],
+            vec![("付款方式", 20, 160), ("招商银行信用卡(5633)", 200, 360)],
+            vec![("商品说明", 20, 160), ("x", 200, 20)],
+        ]
+    }
+
     #[test]
     fn a_card_re_read_with_other_digits_and_no_last_four_empties_the_page_s() {
         // The page read `(5633)` for `(6633)`; the re-read of the card row
         // alone reads the bracket as a dash, `-6633`: no last four of its
         // own, but not the page's either.
         let ocr = BoxedOcr {
-            lines: vec![
-                vec![("账单详情", 20, 160)],
-                vec![("示例店", 20, 120)],
-                vec![("-58.00", 20, 120)],
-                vec![("交易成功", 20, 160)],
-                vec![
-                    ("支付时间", 20, 160),
-                    ("2025-03-11", 200, 200),
-                    ("12:03:45", 420, 160),
-                ],
-                vec![("付款方式", 20, 160), ("招商银行信用卡(5633)", 200, 360)],
-                vec![("商品说明", 20, 160), ("x", 200, 20)],
-            ],
+            lines: alipay_rows(vec![("-58.00", 20, 120)]),
             wide: "-6633",
             narrow: "-58.00",
         };
@@ -2718,19 +2711,7 @@ mod tests {
         ];
         for (page, reread, want) in cases {
             let ocr = BoxedOcr {
-                lines: vec![
-                    vec![("账单详情", 20, 160)],
-                    vec![("示例店", 20, 120)],
-                    vec![(page, 20, 100)],
-                    vec![("交易成功", 20, 160)],
-                    vec![
-                        ("支付时间", 20, 160),
-                        ("2025-03-11", 200, 200),
-                        ("12:03:45", 420, 160),
-                    ],
-                    vec![("付款方式", 20, 160), ("招商银行信用卡(5633)", 200, 360)],
-                    vec![("商品说明", 20, 160), ("x", 200, 20)],
-                ],
+                lines: alipay_rows(vec![(page, 20, 100)]),
                 wide: "(5633)",
                 narrow: reread,
             };
