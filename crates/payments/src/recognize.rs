@@ -369,16 +369,44 @@ impl<O: Ocr> Recognizer<O> {
         {
             return Ok(());
         }
-        let Some(line) = page.lines.iter().find(|l| is_unread_amount_row(&l.text)) else {
+        let slip = pass.screen == ScreenType::PosSlip;
+        let found = page
+            .lines
+            .iter()
+            .find(|l| is_unread_amount_row(&l.text))
+            .map(|l| (l, None))
+            .or_else(|| {
+                // A slip whose amount label the page garbled (`#8: 382.55 7%`
+                // for `金额：382.55 元`): the re-read must name the amount
+                // and read the page's figure.
+                page.lines
+                    .iter()
+                    .filter(|_| slip)
+                    .find_map(|l| amount_after_garbled_label(&l.text).map(|c| (l, Some(c))))
+            });
+        let Some((line, garbled_cents)) = found else {
             return Ok(());
         };
-        let Some(crop) = crop_line(gray, line, photo) else {
+        let crop = match garbled_cents {
+            Some(cents) => crop_amount_words(gray, line, cents, photo),
+            None => crop_line(gray, line, photo),
+        };
+        let Some(crop) = crop else {
             return Ok(());
         };
         let page_digits = digits_of(&line.text);
         for mode in ROW_MODES {
             let read = self.ocr.recognize(&crop, mode)?.text();
             tracing::debug!(text = %read, ?mode, "amount row re-read");
+            if let Some(cents) = garbled_cents {
+                if names_amount(&read)
+                    && amount::find_amounts(&read).iter().any(|h| h.cents == cents)
+                {
+                    pass.record.amount = amount::format_cents(cents);
+                    break;
+                }
+                continue;
+            }
             let hit = amount::find_amounts(&read).into_iter().find(|h| {
                 let digits = digits_of(&amount::format_cents(h.cents));
                 let (short, long) = if digits.len() <= page_digits.len() {
@@ -460,19 +488,8 @@ impl<O: Ocr> Recognizer<O> {
             })
             .filter(|_| expects_card || !pass.record.card_last4.is_empty());
         let cents = pass.record.amount_cents();
-        // The row the amount was read from, and whether it was written
-        // there with a currency glyph (a currency word apart from the
-        // digits is outside the crop) or a plus.
         let (amount_row, signs) = cents
-            .and_then(|c| {
-                page.lines.iter().find_map(|l| {
-                    let hits = amount::find_amounts(&l.text);
-                    let same: Vec<_> = hits.iter().filter(|h| h.cents == c).collect();
-                    let currency = same.iter().any(|h| h.currency_glyph);
-                    let plus = same.iter().any(|h| h.sign == amount::Sign::Plus);
-                    (!same.is_empty()).then_some((l, (currency, plus)))
-                })
-            })
+            .and_then(|c| amount_row_of(&page.lines, c, slip))
             .unzip();
         let (amount_has_currency, amount_has_plus) = signs.unwrap_or_default();
         let mut crops = Vec::new();
@@ -553,7 +570,15 @@ impl<O: Ocr> Recognizer<O> {
             );
         }
         for (field, crop) in crops.iter().filter(|(field, _)| alone(field)) {
-            let text = self.ocr.recognize(crop, PageMode::Digits)?.text();
+            let mut text = self.ocr.recognize(crop, PageMode::Digits)?.text();
+            // Tesseract reads some rows of big monospaced digits as
+            // nothing at all (`6200 **** **** 5008` 40 px high, with or
+            // without a label's last glyph before it); at half the size
+            // it reads them.
+            if text.trim().is_empty() {
+                let half = preprocess::downscale(crop, 0.5);
+                text = self.ocr.recognize(&half, PageMode::Digits)?.text();
+            }
             tracing::debug!(field, %text, "re-read alone");
             readings.push((*field, text));
         }
@@ -817,23 +842,34 @@ impl<O: Ocr> Recognizer<O> {
         // on may still be a misreading both made alike (`9809` for
         // `0809`: the stacked crop is read by the page's model): the
         // voting readers and the digits model reading it alone, two reading
-        // another same value, and fewer this one, leave it empty.
+        // another same value, and fewer this one, leave it empty; three
+        // reading another and none this one replace it (see
+        // `recount_last4`).
         if slip
             && photo
             && !pass.record.card_last4.is_empty()
             && let Some(crop) = crop_of(&crops, FIELD_CARD_LAST4)
         {
             let readings = self.recount_readings(crop, card_readings)?;
-            if outvoted(
+            match recount_last4(
                 &readings.each_ref().map(String::as_str),
                 &pass.record.card_last4,
-                last4_on_slip,
             ) {
-                pass.record.card_last4.clear();
-                pass.record.card_number.clear();
-                pass.contested.push(FIELD_CARD_LAST4);
-                pass.confirmed
-                    .retain(|(field, _)| *field != FIELD_CARD_LAST4);
+                Recount::Stands => {}
+                Recount::Doubtful => {
+                    pass.record.card_last4.clear();
+                    pass.record.card_number.clear();
+                    pass.contested.push(FIELD_CARD_LAST4);
+                    pass.confirmed
+                        .retain(|(field, _)| *field != FIELD_CARD_LAST4);
+                }
+                Recount::Replaced(value) => {
+                    pass.record.card_number.clear();
+                    pass.confirmed
+                        .retain(|(field, _)| *field != FIELD_CARD_LAST4);
+                    pass.confirmed.push((FIELD_CARD_LAST4, value.clone()));
+                    pass.record.card_last4 = value;
+                }
             }
         }
         // Likewise a slip's amount: the page and the stacked re-read
@@ -1141,7 +1177,23 @@ fn recount_amount(readings: &[&str], value: &str) -> Recount {
     }
 }
 
-/// The outcome of [`recount_amount`].
+/// What a slip's last four come to under its crop's other readings: three
+/// reading one other value and none this one replace it (ao's `9812`, the
+/// page's misreading of a dot-matrix `0012` that every voting reader read
+/// `0012`), as with [`recount_amount`]; outvoted (see [`outvoted`]), it is
+/// in doubt.
+fn recount_last4(readings: &[&str], value: &str) -> Recount {
+    match Tally::of(readings, value, last4_on_slip) {
+        Tally {
+            for_value: 0,
+            leader: Some((other, n)),
+        } if n >= 3 => Recount::Replaced(other),
+        _ if outvoted(readings, value, last4_on_slip) => Recount::Doubtful,
+        _ => Recount::Stands,
+    }
+}
+
+/// The outcome of [`recount_amount`] and [`recount_last4`].
 #[derive(Debug, PartialEq, Eq)]
 enum Recount {
     Stands,
@@ -1183,7 +1235,8 @@ fn amounts_on_slip(text: &str) -> Vec<String> {
 
 /// The last four a slip's re-read card row shows: four digits in brackets,
 /// else the four right after the last mask character. The readers turn
-/// stars into letters or quotes (`621700****wx0809`, `621700" 6146`), zeros
+/// stars into letters or quotes (`621700****wx0809`, `621700" 6146`,
+/// dot-matrix stars `621700er0012`), zeros
 /// into `O` or `@`, and the entry mode `(I)` into a `1` after the number
 /// (`621700******08091`).
 fn last4_on_slip(text: &str) -> Vec<String> {
@@ -1218,7 +1271,7 @@ fn card_last4_of(text: &str) -> String {
 /// A mask character as the slip readers render it: a star, or a letter
 /// or quote they make of one.
 fn is_slip_mask(c: char) -> bool {
-    card::is_mask(c) || matches!(c, 'w' | 'W' | 'k' | 'K' | 'y' | '%' | '°' | '"')
+    card::is_mask(c) || matches!(c, 'w' | 'W' | 'k' | 'K' | 'y' | 'e' | 'r' | '%' | '°' | '"')
 }
 
 /// What follows the last mask character of a reading (`is_mask`: a
@@ -1493,6 +1546,43 @@ fn is_unread_amount_row(line: &str) -> bool {
     labelled && !other && digits_of(&c).len() >= 3 && amount::find_amounts(line).is_empty()
 }
 
+/// The amount of a slip line whose label OCR garbled past reading (`#8:
+/// 382.55 7%`, `| All : 10.42 元 iN`): a head of at most three letters,
+/// digits or marks and no ideograph before a colon, then one amount
+/// printed with two decimals.
+fn amount_after_garbled_label(line: &str) -> Option<i64> {
+    let (head, tail) = line.split_once([':', '：'])?;
+    let head: Vec<char> = head.chars().filter(|c| !c.is_whitespace()).collect();
+    let marks = |c: &char| c.is_ascii_punctuation() || c.is_ascii_alphanumeric();
+    if head.is_empty() || !head.iter().all(marks) {
+        return None;
+    }
+    let letters = head.iter().filter(|c| c.is_ascii_alphanumeric()).count();
+    if !(1..=3).contains(&letters) {
+        return None;
+    }
+    let [hit] = amount::find_amounts(tail)[..] else {
+        return None;
+    };
+    let figure = amount::format_cents(hit.cents);
+    crate::text::compact(tail)
+        .contains(figure.as_str())
+        .then_some(hit.cents)
+}
+
+/// A re-read that names its figure an amount: an amount label, or a
+/// currency; not a balance, an order's total or an original price.
+fn names_amount(read: &str) -> bool {
+    let c = crate::text::compact(read).to_uppercase();
+    let named = ["金额", "AMOUNT", "元", "RMB", "CNY", "¥", "￥"]
+        .iter()
+        .any(|w| c.contains(w));
+    let other = ["余额", "订单", "原价", "优惠"]
+        .iter()
+        .any(|w| c.contains(w));
+    named && !other
+}
+
 /// A date's year, month and day as a reading printed them (`2025年1月5日`:
 /// `1`, `5`; `2025-01-05`: `01`, `05`); a compact `20250105`'s padded.
 /// `None` when a letter follows the day: a digit the reading did not
@@ -1590,6 +1680,62 @@ fn crop_line(gray: &GrayImage, line: &crate::ocr::Line, photo: bool) -> Option<G
     }
     let crop = image::imageops::crop_imm(gray, left, top, right - left, bottom - top).to_image();
     Some(fit_row(crop, if photo { 48 } else { height }))
+}
+
+/// The row an amount was read from, and whether it was written there
+/// with a currency glyph (a currency word apart from the digits is outside
+/// the crop) and with a plus.
+fn amount_row_of(
+    lines: &[crate::ocr::Line],
+    cents: i64,
+    slip: bool,
+) -> Option<(&crate::ocr::Line, (bool, bool))> {
+    lines.iter().find_map(|l| {
+        let mut hits = amount::find_amounts(&l.text);
+        // A slip's edge read as a bar before the number (`| 832.19 |`)
+        // reads as a leading `1`: the slip's parser trims it, and so must
+        // the search for its row.
+        if slip && !hits.iter().any(|h| h.cents == cents) {
+            hits = amount::find_amounts(crate::text::trim_value(&l.text));
+        }
+        let same: Vec<_> = hits.iter().filter(|h| h.cents == cents).collect();
+        let currency = same.iter().any(|h| h.currency_glyph);
+        let plus = same.iter().any(|h| h.sign == amount::Sign::Plus);
+        (!same.is_empty()).then_some((l, (currency, plus)))
+    })
+}
+
+/// The crop of a slip's amount line from its (garbled) label to the word
+/// after the figure (its unit), cut to the line's own rows: the desk
+/// beside the slip and the dashed rules above and below the line (which
+/// tesseract's box took in) make a crop of the whole line read as noise.
+fn crop_amount_words(
+    gray: &GrayImage,
+    line: &crate::ocr::Line,
+    cents: i64,
+    photo: bool,
+) -> Option<GrayImage> {
+    let figure = amount::format_cents(cents);
+    let at = line
+        .words
+        .iter()
+        .position(|(w, _, _)| w.contains(figure.as_str()))?;
+    let words = line.words[..(at + 2).min(line.words.len())].to_vec();
+    let crop = crop_line(
+        gray,
+        &crate::ocr::Line {
+            words,
+            ..line.clone()
+        },
+        photo,
+    )?;
+    let band = bands::text_bands(&crop)
+        .into_iter()
+        .max_by_key(bands::Band::height)?;
+    let pad = band.height() / 4;
+    let top = band.top.saturating_sub(pad);
+    let bottom = (band.bottom + pad).min(crop.height());
+    Some(image::imageops::crop_imm(&crop, 0, top, crop.width(), bottom - top).to_image())
 }
 
 /// A row that holds the card: a card label, or a payment method naming a
@@ -2458,6 +2604,35 @@ mod tests {
     }
 
     #[test]
+    fn a_last_four_three_other_readers_agree_against_is_replaced() {
+        // ao's dot-matrix `0012`, read `9812` by the page; the digits
+        // model lost the mask and names no last four.
+        let readings = [
+            "\"5 LARLY NU.\n621700******0012 /C |\n",
+            "滞 LAR WU.\n621700******0012 /C |\n",
+            ": 瑟 LAKD mu ,\n621700er0012 /CC |\n",
+            "6217000012 /C |",
+        ];
+        assert_eq!(
+            recount_last4(&readings, "9812"),
+            Recount::Replaced("0012".to_owned())
+        );
+        assert_eq!(recount_last4(&readings, "0012"), Recount::Stands);
+        // One reading of the page's value: three against it leave it in
+        // doubt, not replaced.
+        let one_for = [
+            "621700*****x*0809 (I)",
+            "621700******9809 (I)",
+            "621700****wx0809 (I)",
+            "621700******08091",
+        ];
+        assert_eq!(recount_last4(&one_for, "9809"), Recount::Doubtful);
+        // Two against, none for: in doubt.
+        let two = ["621700******0012", "621700******0012", "", ""];
+        assert_eq!(recount_last4(&two, "9812"), Recount::Doubtful);
+    }
+
+    #[test]
     fn a_slip_amount_no_other_reader_reads_is_recounted() {
         // `¥3,381.23` read `43381.23` by the page: every other reader reads
         // the sign as a sign.
@@ -2510,6 +2685,10 @@ mod tests {
             last4_on_slip("621700******3708 /C |\n交易类型 TXN TYPE: 退货 /REFUND\n"),
             ["3708"]
         );
+        assert_eq!(
+            last4_on_slip(": 瑟 LAKD mu ,\n621700er0012 /CC |\n"),
+            ["0012"]
+        );
         assert!(last4_on_slip("621700****+*94g8 插卡").is_empty());
         assert!(last4_on_slip("2025/09/24").is_empty());
     }
@@ -2552,6 +2731,7 @@ mod tests {
     /// their left edge and width, 40 px apart), and digit re-reads answered
     /// by the crop's width (`wide` for the card row, `narrow` for the
     /// amount).
+    #[derive(Clone)]
     struct BoxedOcr {
         lines: Vec<Vec<(&'static str, i32, i32)>>,
         wide: &'static str,
@@ -2658,6 +2838,23 @@ mod tests {
             .recognize_image("a.png", &blank())
             .unwrap();
         assert_eq!(r.record.card_last4, "");
+    }
+
+    #[test]
+    fn a_card_row_the_digits_model_reads_as_nothing_is_read_at_half_size() {
+        // The page read a dotted `0` as `9`; the digits model reads the
+        // card row's crop as nothing, and half of it as the number.
+        let mut page = garbled_mask_page();
+        page.lines[4][4].0 = "9547";
+        let ocr = SizedOcr {
+            page,
+            reads: vec![(700, ""), (350, "6200 **** **** 0547"), (0, "-762.65")],
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::BankCard);
+        assert_eq!(r.record.card_last4, "0547");
     }
 
     /// An Alipay bill's rows as the page read them, with the headline
@@ -3236,5 +3433,97 @@ mod tests {
         assert_eq!(r.amount, "");
         assert!(!is_unread_amount_row("可用余额 1,762.657"));
         assert!(!is_unread_amount_row("交易金额 -762.65"));
+    }
+
+    #[test]
+    fn a_slip_amount_s_row_is_found_past_the_slip_s_edge_read_as_a_bar() {
+        let page = OcrPage::from_text("AMOUNT 金额 RMB |\n| 832.19 |\n持卡人签名");
+        let (row, _) = amount_row_of(&page.lines, 83219, true).unwrap();
+        assert_eq!(row.text, "| 832.19 |");
+        // On a screen a bar before digits may be a `1` OCR misread.
+        assert!(amount_row_of(&page.lines, 83219, false).is_none());
+        let page = OcrPage::from_text("¥83.00\n支付方式 零钱");
+        let (row, (currency, plus)) = amount_row_of(&page.lines, 8300, false).unwrap();
+        assert_eq!(row.text, "¥83.00");
+        assert!(currency && !plus);
+    }
+
+    #[test]
+    fn a_slip_amount_whose_label_the_page_garbled_is_taken_when_its_row_names_it() {
+        // A slip whose `金额：382.55 元` the page read as `#8: 382.55 7%`,
+        // with the desk beside it read as `上` and dashed rules close above
+        // and below the line, inside its box (rows 220 to 250).
+        let page = BoxedOcr {
+            lines: vec![
+                vec![("POS签购单", 20, 200)],
+                vec![("卡号", 20, 80), ("621700******9841", 120, 320)],
+                vec![("交易时间", 20, 160), ("2025/07/19", 200, 200)],
+                vec![
+                    ("\\", 8, 25),
+                    ("#8:", 118, 98),
+                    ("382.55", 240, 128),
+                    ("7%", 388, 35),
+                    ("上", 741, 56),
+                ],
+            ],
+            wide: "",
+            narrow: "",
+        };
+        let mut gray = GrayImage::from_pixel(900, 400, image::Luma([255]));
+        for x in 100..860 {
+            for y in [221, 249] {
+                if x % 12 < 7 {
+                    gray.put_pixel(x, y, image::Luma([0]));
+                }
+            }
+        }
+        for x in 120..420 {
+            for y in 228..244 {
+                gray.put_pixel(x, y, image::Luma([0]));
+            }
+        }
+        let read_page_of = |ocr: &BoxedOcr| {
+            let text = ocr.recognize(&gray, PageMode::Block).unwrap();
+            let pass = read_page("a.jpg", &text, PageMode::Block);
+            (text, pass)
+        };
+        let reread = |row: &'static str| {
+            let recognizer = Recognizer::new(DateRowOcr {
+                page: page.clone(),
+                row,
+            });
+            let (text, mut pass) = read_page_of(&page);
+            assert_eq!(pass.screen, ScreenType::PosSlip);
+            assert_eq!(pass.record.amount, "");
+            recognizer
+                .reread_amount_row(&gray, &text, &mut pass, false)
+                .unwrap();
+            pass.record.amount
+        };
+        assert_eq!(reread("金额 : 382.55 元"), "382.55");
+        // The row read alone must name its figure an amount, and read the
+        // page's figure.
+        assert_eq!(reread("#8: 382.55 7%"), "");
+        assert_eq!(reread("金额 : 382.56 元"), "");
+        assert_eq!(reread("余额 : 382.55 元"), "");
+        // The crop holds the label to the unit, on the line's own rows:
+        // no rule, no desk.
+        let line = &read_page_of(&page).0.lines[3];
+        let crop = crop_amount_words(&gray, line, 38255, false).unwrap();
+        assert!(crop.width() < 600, "{}", crop.width());
+        // Every row with ink is the text block's (the rules are dashed).
+        for row in crop.rows() {
+            let ink = row.filter(|p| p.0[0] < 128).count();
+            assert!(ink == 0 || ink * 10 >= crop.width() as usize * 8, "{ink}");
+        }
+        assert_eq!(
+            amount_after_garbled_label("| All : 10.42 元 iN"),
+            Some(1042)
+        );
+        // A label read as ideographs, or a number with no cents: no
+        // amount's row.
+        assert_eq!(amount_after_garbled_label("参考号 : 455459747688"), None);
+        assert_eq!(amount_after_garbled_label("2 : 455459747688"), None);
+        assert_eq!(amount_after_garbled_label("批次号 : 869.109"), None);
     }
 }
