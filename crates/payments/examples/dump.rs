@@ -3,8 +3,7 @@
 //! --example dump -- FILE... [--mode block|sparse|column] [--width PX] [--save X.out.png]`
 //! (`--save` writes the prepared image).
 
-#![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
-
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -28,6 +27,9 @@ fn main() -> ExitCode {
         Some("column") => PageMode::Column,
         _ => PageMode::Block,
     };
+    // Written through a handle, not `println!`: a closed pipe (`| head`)
+    // ends the listing quietly instead of panicking.
+    let mut out = std::io::stdout().lock();
     let ocr = Tesseract::default();
     let mut prep = Prep::default();
     if let Some(w) = args
@@ -63,12 +65,16 @@ fn main() -> ExitCode {
             }
         };
         let preprocess::Prepared { gray, photo, .. } = preprocess::prepare_image(&image, &prep);
-        println!(
+        let header = writeln!(
+            out,
             "== {file} ({}x{} prepared{}, {mode:?})",
             gray.width(),
             gray.height(),
             if photo { " as a photo" } else { "" },
         );
+        if header.is_err() {
+            return ExitCode::SUCCESS;
+        }
         if let Some(save) = args
             .iter()
             .position(|a| a == "--save")
@@ -84,16 +90,23 @@ fn main() -> ExitCode {
         };
         match page {
             Ok(page) => {
-                for l in &page.lines {
-                    println!("{:>5} {:>3.0} | {}", l.top, l.conf, l.text);
-                }
                 let parsed = screens::parse(file, &page);
-                println!(
-                    "-> {} {} tentative {:?}",
-                    parsed.screen.name(),
-                    serde_json::to_string(&parsed.record).unwrap_or_default(),
-                    parsed.tentative
-                );
+                let listed = page
+                    .lines
+                    .iter()
+                    .try_for_each(|l| writeln!(out, "{:>5} {:>3.0} | {}", l.top, l.conf, l.text))
+                    .and_then(|()| {
+                        writeln!(
+                            out,
+                            "-> {} {} tentative {:?}",
+                            parsed.screen.name(),
+                            serde_json::to_string(&parsed.record).unwrap_or_default(),
+                            parsed.tentative
+                        )
+                    });
+                if listed.is_err() {
+                    return ExitCode::SUCCESS;
+                }
             }
             Err(e) => {
                 eprintln!("{e}");

@@ -85,7 +85,7 @@ pub fn parse_plain(s: &str) -> Option<i64> {
 
 /// Finds every amount written with exactly two decimals in a normalised
 /// line (`-58.00`, `¥1,058.00`, `RMB 58.00`), tolerating what OCR does to
-/// them: `。` or a lone `,` for the decimal point, spaces around the point,
+/// them: `。`, `°` or a lone `,` for the decimal point, spaces around the point,
 /// `O` for `0`, `一` for a minus.
 pub fn find_amounts(line: &str) -> Vec<AmountHit> {
     let chars = clean_numeric(line);
@@ -307,7 +307,8 @@ fn clean_numeric(line: &str) -> Vec<char> {
             {
                 out[i] = '0';
             }
-            '。' | '·' if digit_at(prev) && digit_at(next) => out[i] = '.',
+            // A photo reader's point may come back as a degree sign (`92°79`).
+            '。' | '·' | '°' if digit_at(prev) && digit_at(next) => out[i] = '.',
             // Big headline digits are spaced out: `85 。14`, `16, 17`, with
             // exactly two digits after the mark ending the number.
             '。' | '·' | ',' | '.'
@@ -478,6 +479,7 @@ mod tests {
     #[test]
     fn repairs_ocr_damage() {
         assert_eq!(first("-58。00").map(|h| h.0), Some("58.00".into()));
+        assert_eq!(first("92°79").map(|h| h.0), Some("92.79".into()));
         assert_eq!(first("-58,00").map(|h| h.0), Some("58.00".into()));
         assert_eq!(first("-58. 00").map(|h| h.0), Some("58.00".into()));
         assert_eq!(first("-5O.00").map(|h| h.0), Some("50.00".into()));

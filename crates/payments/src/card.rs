@@ -141,16 +141,9 @@ pub fn parse_card(s: &str) -> CardInfo {
             return info;
         }
         if mask_count >= 2 && digit_count >= 4 {
-            let tail: String = token
-                .chars()
-                .rev()
-                .take_while(char::is_ascii_digit)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
+            let tail = trailing_digits(&token);
             if tail.len() == 4 {
-                info.last4 = tail;
+                info.last4 = tail.to_owned();
                 return info;
             }
         }
@@ -341,6 +334,11 @@ fn tail_number_after_word(s: &str) -> Option<String> {
         let at_end = after.is_none();
         (bracketed || at_end).then_some(found)
     })
+}
+
+/// The run of ASCII digits ending a text (`9462` of `*9462`).
+pub(crate) fn trailing_digits(text: &str) -> &str {
+    &text[text.trim_end_matches(|c: char| c.is_ascii_digit()).len()..]
 }
 
 #[cfg(test)]

@@ -35,6 +35,7 @@ pub(crate) fn even_out_rows(gray: &mut GrayImage) {
         })
         .collect();
     let plain = plain_rows(&edges, gray.width());
+    let mut sides = Vec::new();
     for (y, (&flat, &gradient)) in (0..h).zip(flat.iter().zip(&gradient)) {
         let background = if gradient {
             gradient_background(&source, &plain, y)
@@ -43,14 +44,19 @@ pub(crate) fn even_out_rows(gray: &mut GrayImage) {
         };
         match background {
             Some(background) => even_out_against(gray, y, &background),
-            None => even_out_flat(gray, y, flat.unwrap_or_else(|| row_median(&source, y))),
+            None => {
+                let bg = flat.unwrap_or_else(|| row_median(&source, y));
+                sides.push((y, even_out_flat(gray, y, bg)));
+            }
         }
     }
+    whiten_panel_sides(gray, &source, &flat, &sides);
 }
 
 /// Evens out a row against one background value, inverting it first when
 /// its text is lighter than its panel.
-fn even_out_flat(gray: &mut GrayImage, y: u32, mut bg: u8) {
+/// Returns the row's panel sides (see [`panel_sides`]), left to be painted.
+fn even_out_flat(gray: &mut GrayImage, y: u32, mut bg: u8) -> [Vec<u32>; 2] {
     let w = gray.width();
     if bg < 110 || has_light_text(gray, y, bg) {
         for x in 0..w {
@@ -59,6 +65,7 @@ fn even_out_flat(gray: &mut GrayImage, y: u32, mut bg: u8) {
         }
         bg = 255 - bg;
     }
+    let sides = panel_sides(gray, y, bg);
     for x in 0..w {
         let p = gray.get_pixel(x, y).0[0];
         // Ink is how far a pixel is below the background, doubled.
@@ -66,7 +73,138 @@ fn even_out_flat(gray: &mut GrayImage, y: u32, mut bg: u8) {
         let value = 255u32.saturating_sub(ink);
         gray.put_pixel(x, y, image::Luma([u8::try_from(value).unwrap_or(0)]));
     }
+    sides
 }
+
+/// A light row's flat dark sides, left and right, after the row was
+/// inverted if need be: a white card overlapping a coloured header leaves
+/// the header showing left and right of its first row (`交易金额 -198.30`
+/// between two dark blocks), and evened out those blocks became ink that
+/// tesseract read with the row, as `2 9030 量`. A side is a run from the
+/// image's edge, at least a fortieth of the width (and 16 px) and at most a
+/// third of it, of one flat value well below the background, that ends
+/// where the row turns to its background (through a few blurred pixels);
+/// text does not start at the edge.
+fn panel_sides(gray: &GrayImage, y: u32, bg: u8) -> [Vec<u32>; 2] {
+    let w = gray.width();
+    let value = |x: u32| gray.get_pixel(x, y).0[0];
+    let flat_run = |xs: &mut dyn Iterator<Item = u32>| -> Option<Vec<u32>> {
+        let mut run = Vec::new();
+        let mut side = None;
+        let mut ramp = Vec::new();
+        for x in xs {
+            let p = value(x);
+            let panel = *side.get_or_insert(p);
+            if ramp.is_empty() && p.abs_diff(panel) <= SIDE_GRAIN {
+                run.push(x);
+                continue;
+            }
+            // The row must turn to its background here, not to text,
+            // through a few resampled pixels at most, none darker.
+            if p.abs_diff(bg) <= SIDE_GRAIN * 2 {
+                run.extend(ramp);
+                return Some(run);
+            }
+            if ramp.len() >= SIDE_RAMP || p < panel.saturating_sub(SIDE_GRAIN) {
+                return None;
+            }
+            ramp.push(x);
+        }
+        None
+    };
+    let side = |xs: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
+        let Some(run) = flat_run(xs) else {
+            return Vec::new();
+        };
+        let panel = run.first().map_or(bg, |&x| value(x));
+        let width = usize::try_from(w).unwrap_or(0);
+        let wide = run.len() >= (width / 40).max(MIN_SIDE) && run.len() * 3 <= width;
+        if wide && bg.saturating_sub(panel) >= SIDE_DARKER {
+            run
+        } else {
+            Vec::new()
+        }
+    };
+    [side(&mut (0..w)), side(&mut (0..w).rev())]
+}
+
+/// Paints the evened rows' panel sides white where they hang from a
+/// panel above and run down the edge for less than an eighth of the
+/// image's height: a header's sides beside a card's first rows. Longer,
+/// they are the page round a card (a dark-mode page round a white receipt,
+/// which the page's inversion turned into sides): whitened, that card's
+/// table rows were taken for big text and shrunk, and read worse. Without
+/// the panel above, across where the card is, they are no header's: the
+/// bezel and table round a photographed phone, broken into short runs by
+/// the table's grain, whose whitening cost a moiré photo its amount.
+fn whiten_panel_sides(
+    gray: &mut GrayImage,
+    source: &GrayImage,
+    flat: &[Option<u8>],
+    sides: &[(u32, [Vec<u32>; 2])],
+) {
+    let longest = gray.height() / 8;
+    // Rows without a side between rows with one (a table's rules, a gap
+    // between cards) do not end the run.
+    let gap = (gray.height() / 40).max(1);
+    for edge in 0..2 {
+        let rows: Vec<&(u32, [Vec<u32>; 2])> =
+            sides.iter().filter(|(_, s)| !s[edge].is_empty()).collect();
+        let mut start = 0;
+        while start < rows.len() {
+            let mut end = start + 1;
+            while end < rows.len() && rows[end].0 - rows[end - 1].0 <= gap {
+                end += 1;
+            }
+            let (top, top_sides) = rows[start];
+            let short = rows[end - 1].0 - top < longest;
+            if short && hangs_from_panel(source, flat, *top, &top_sides[edge], gap) {
+                for (y, row) in &rows[start..end] {
+                    for &x in &row[edge] {
+                        gray.put_pixel(x, *y, image::Luma([255]));
+                    }
+                }
+            }
+            start = end;
+        }
+    }
+}
+
+/// Whether a side run's first row hangs from a panel of its colour:
+/// within `gap` rows above, a row whose background is the side's colour
+/// across the width, where the card below begins.
+fn hangs_from_panel(
+    source: &GrayImage,
+    flat: &[Option<u8>],
+    top: u32,
+    side: &[u32],
+    gap: u32,
+) -> bool {
+    let Some(&outer) = side.first() else {
+        return false;
+    };
+    let panel = source.get_pixel(outer, top).0[0];
+    (top.saturating_sub(gap)..top).any(|y| {
+        let background = flat.get(usize::try_from(y).unwrap_or(usize::MAX));
+        background
+            .copied()
+            .flatten()
+            .is_some_and(|b| b.abs_diff(panel) <= SIDE_GRAIN * 2)
+    })
+}
+
+/// The narrowest panel side: a glyph's flat stroke at the edge is narrower.
+const MIN_SIDE: usize = 16;
+
+/// How many pixels a panel side may take to turn to the row's background
+/// (blurred by resampling and JPEG).
+const SIDE_RAMP: usize = 6;
+
+/// How far a panel side's pixels may stray from its first one.
+const SIDE_GRAIN: u8 = 12;
+
+/// How much darker than the row's background a panel side must be.
+const SIDE_DARKER: u8 = 60;
 
 /// Evens out a row against a background per column: ink is how far a
 /// pixel stands from it, lighter or darker.
@@ -242,6 +380,72 @@ mod tests {
         even_out_rows(&mut img);
         assert!(img.get_pixel(82, 10).0[0] < 80, "text becomes ink");
         assert!(img.get_pixel(10, 10).0[0] > 200, "panel becomes paper");
+    }
+
+    #[test]
+    fn a_header_s_sides_beside_a_card_s_first_row_are_no_ink() {
+        // A white card (x 20..180) over a dark header (60) whose sides show
+        // left and right of its first row; text at x 40..60.
+        let first_row = |x: u32| {
+            let text = (40..60).contains(&x) && x.is_multiple_of(3);
+            match x {
+                _ if text => 30,
+                20..180 => 255,
+                _ => 60,
+            }
+        };
+        let mut img = row_over_page(200, first_row);
+        even_out_rows(&mut img);
+        for x in [0, 10, 19, 180, 199] {
+            assert!(img.get_pixel(x, 1).0[0] > 240, "side at {x} becomes paper");
+        }
+        assert!(img.get_pixel(42, 1).0[0] < 120, "text stays ink");
+        // The same sides down the whole page are a page round a card: kept.
+        let mut framed = GrayImage::from_fn(200, 16, |x, _| image::Luma([first_row(x)]));
+        even_out_rows(&mut framed);
+        assert!(framed.get_pixel(10, 2).0[0] < 120, "a frame stays");
+        // Sides under white rather than under a panel are not a header's
+        // (a photographed phone's bezel and table): kept.
+        let mut photo = GrayImage::from_fn(200, 16, |x, y| {
+            image::Luma([if y == 1 { first_row(x) } else { 255 }])
+        });
+        even_out_rows(&mut photo);
+        assert!(photo.get_pixel(10, 1).0[0] < 120, "a bezel stays");
+        // Blurred into the card over four pixels, as resampled.
+        let mut img = row_over_page(200, |x| match x {
+            0..20 => 60,
+            20..24 => u8::try_from(60 + (x - 19) * 39).unwrap_or(255),
+            _ => 255,
+        });
+        even_out_rows(&mut img);
+        assert!(
+            img.get_pixel(10, 1).0[0] > 240,
+            "a blurred side becomes paper"
+        );
+        assert!(img.get_pixel(22, 1).0[0] > 240, "and its blur");
+        // A run that ends in ink, or a glyph's stroke at the edge, is no
+        // side.
+        for (side, then) in [(30, 0), (8, 255)] {
+            let mut img = row_over_page(400, |x| match x {
+                _ if x < side => 60,
+                _ if x < side + 4 => then,
+                _ => 255,
+            });
+            even_out_rows(&mut img);
+            assert!(img.get_pixel(2, 1).0[0] < 200, "ink at the edge stays");
+        }
+    }
+
+    /// A row drawn by `row` (row 1) under a row of header (60) and over
+    /// fourteen rows of white page.
+    fn row_over_page(width: u32, row: impl Fn(u32) -> u8) -> GrayImage {
+        GrayImage::from_fn(width, 16, |x, y| {
+            image::Luma([match y {
+                0 => 60,
+                1 => row(x),
+                _ => 255,
+            }])
+        })
     }
 
     #[test]

@@ -18,8 +18,9 @@ pub struct GarbledHeadline {
 impl GarbledHeadline {
     /// Other than two decimals (`f22.006`, `Y22.600`), a leading zero
     /// before more digits (`-034.20` for `-634.20`, which no screen
-    /// writes), or a sign or currency and two groups of digits, the last
-    /// of two (`-192 00`, `-277 @ 00`: the point lost or misread).
+    /// writes), a sign or currency and two groups of digits, the last
+    /// of two (`-192 00`, `-277 @ 00`: the point lost or misread), or a
+    /// bracket or bar among the digits (`-2)347,.95`).
     pub fn of(line: &str) -> Option<Self> {
         let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
         let start = compact.find(|c: char| c.is_ascii_digit())?;
@@ -40,14 +41,18 @@ impl GarbledHeadline {
             None => number.split_once('.')?,
         };
         let lost_point = lost_point.is_some();
-        let whole: String = whole.chars().filter(|c| *c != ',').collect();
+        // A bracket or bar read among grouped digits (`-2)347,.95` for a
+        // 720 px `-2,347.95`): the digits are all there, the marks stray.
+        let stray = |c: char| matches!(c, '(' | ')' | '[' | ']' | '|');
+        let stray_marks = whole.chars().any(stray) && decimals.len() == 2;
+        let whole: String = whole.chars().filter(|c| *c != ',' && !stray(*c)).collect();
         let digits_only = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
         let leading_zero = whole.len() > 1 && whole.starts_with('0');
         let odd_decimals = decimals.len() != 2 && decimals.len() <= 4;
         let garbled = digits_only(&whole)
             && digits_only(decimals)
             && whole.len() <= 8
-            && (lost_point || odd_decimals != leading_zero);
+            && (lost_point || stray_marks || odd_decimals != leading_zero);
         garbled.then(|| Self {
             whole,
             decimals: decimals.to_owned(),
@@ -114,6 +119,10 @@ mod tests {
         assert_eq!(whole("-277 e@ 00").as_deref(), Some("277"));
         assert_eq!(whole("-277 元 00"), None);
         assert_eq!(whole("2025 06"), None, "a sign or currency leads");
+        assert_eq!(whole("-2)347,.95").as_deref(), Some("2347"), "a stray mark");
+        let stray = GarbledHeadline::of("-2)347,.95").unwrap();
+        assert!(stray.read_as(234_795));
+        assert!(!stray.read_as(34_795));
         let odd = GarbledHeadline::of("f22.006").unwrap();
         assert!(odd.read_as(2266));
         assert!(!odd.read_as(12266));

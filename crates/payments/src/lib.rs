@@ -29,6 +29,7 @@ pub mod recognize;
 pub mod record;
 pub mod screens;
 pub mod shapes;
+pub mod slip_tail;
 pub mod split_view;
 pub mod text;
 

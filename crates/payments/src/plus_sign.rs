@@ -56,9 +56,11 @@ fn is_plus(
 ) -> bool {
     let (w, h) = (g.width(), g.height());
     let margin = tallest / 10;
+    // A bold sans plus may stand 0.83 of the digits' height and end just
+    // above their baseline (`+150.63`); a `4`'s cross reaches their top.
     let sized =
-        h * 10 >= tallest * 4 && h * 10 <= tallest * 8 && w * 10 >= h * 7 && w * 10 <= h * 14;
-    let floats = g.top >= digits_top + margin && g.bottom + margin <= digits_bottom;
+        h * 10 >= tallest * 4 && h * 20 <= tallest * 17 && w * 10 >= h * 7 && w * 10 <= h * 14;
+    let floats = g.top >= digits_top + margin && g.bottom + margin / 2 <= digits_bottom;
     if !sized || !floats {
         return false;
     }
@@ -104,6 +106,10 @@ mod tests {
         // Bars 36 px long and 8 px thick, centred on the digits' middle.
         let plus = [(20, 46, 36, 8), (34, 32, 8, 36)];
         let img = row(&[plus[0], plus[1], digit(70), digit(110)]);
+        assert!(leads_with_plus(&img));
+        // A bold plus 50 px high (of 60), ending 4 px above the baseline.
+        let tall = [(20, 46, 50, 10), (40, 26, 10, 50)];
+        let img = row(&[tall[0], tall[1], digit(80), digit(120)]);
         assert!(leads_with_plus(&img));
     }
 
