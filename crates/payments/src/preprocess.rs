@@ -261,6 +261,15 @@ pub fn downscale(src: &GrayImage, factor: f64) -> GrayImage {
     out
 }
 
+/// A crop set on a white canvas with a 20 px margin: tesseract reads
+/// glyphs that touch the image's edge badly.
+pub(crate) fn on_white_margin(crop: &GrayImage) -> GrayImage {
+    let mut canvas =
+        GrayImage::from_pixel(crop.width() + 40, crop.height() + 40, image::Luma([255]));
+    image::imageops::replace(&mut canvas, crop, 20, 20);
+    canvas
+}
+
 /// `size` times `factor`, at least 1.
 pub fn scaled(size: u32, factor: f64) -> u32 {
     #[expect(

@@ -43,6 +43,16 @@ pub struct Recognition {
     not_paid: Vec<i64>,
 }
 
+impl Recognition {
+    /// Marks `field` settled on `value` by a reading that has the last
+    /// word: no longer in doubt, and `value` its one confirmed value.
+    fn settle(&mut self, field: &'static str, value: &str) {
+        self.contested.retain(|f| *f != field);
+        self.confirmed.retain(|(f, _)| *f != field);
+        self.confirmed.push((field, value.to_owned()));
+    }
+}
+
 /// Reads payment screenshots with an OCR engine.
 #[derive(Debug, Clone)]
 pub struct Recognizer<O> {
@@ -903,10 +913,7 @@ impl<O: Ocr> Recognizer<O> {
             if !pass.record.card_number.ends_with(&value) {
                 pass.record.card_number.clear();
             }
-            pass.contested.retain(|field| *field != FIELD_CARD_LAST4);
-            pass.confirmed
-                .retain(|(field, _)| *field != FIELD_CARD_LAST4);
-            pass.confirmed.push((FIELD_CARD_LAST4, value.clone()));
+            pass.settle(FIELD_CARD_LAST4, &value);
             pass.record.card_last4 = value;
         }
         // A slip amount's word read alone by all four readers as one other
@@ -920,9 +927,7 @@ impl<O: Ocr> Recognizer<O> {
             && let Some(value) = self.read_slip_amount(&crop, &pass.record.file)?
             && value != pass.record.amount
         {
-            pass.contested.retain(|field| *field != FIELD_AMOUNT);
-            pass.confirmed.retain(|(field, _)| *field != FIELD_AMOUNT);
-            pass.confirmed.push((FIELD_AMOUNT, value.clone()));
+            pass.settle(FIELD_AMOUNT, &value);
             pass.record.amount = value;
         }
         // Likewise a slip's amount: the page and the stacked re-read
@@ -2210,10 +2215,7 @@ fn fit_row(crop: GrayImage, text_height: i32) -> GrayImage {
     } else {
         crop
     };
-    let mut canvas =
-        GrayImage::from_pixel(crop.width() + 40, crop.height() + 40, image::Luma([255]));
-    image::imageops::replace(&mut canvas, &crop, 20, 20);
-    canvas
+    preprocess::on_white_margin(&crop)
 }
 
 fn read_page(file: &str, page: &OcrPage, mode: PageMode) -> Recognition {

@@ -10,6 +10,7 @@
 use image::GrayImage;
 
 use crate::ocr::Line;
+use crate::preprocess::on_white_margin;
 
 /// Below this grey a pixel is ink.
 const INK_LEVEL: u8 = 128;
@@ -95,29 +96,7 @@ pub(crate) fn last_four_crop(gray: &GrayImage, line: &Line) -> Option<GrayImage>
         .map_or(gray.width(), |g| last.1 + (g.0 - last.1) / 2);
     let x0 = first.0.saturating_sub(pad).max(before);
     let x1 = (last.1 + pad).min(after).min(gray.width());
-    let y0 = ink_top.saturating_sub(pad);
-    let y1 = (ink_bottom + pad).min(gray.height());
-    let mut crop = image::imageops::crop_imm(gray, x0, y0, x1 - x0, y1 - y0).to_image();
-    whiten_paper(&mut crop);
-    // A printer's dotted `0` reads as `9` or `6` (see `dotted_zero`).
-    crate::dotted_zero::paint_out_dots(&mut crop);
-    // Small glyphs (a photo forwarded at 720 px, its digits 14 px high)
-    // read as nothing; enlarged to 32 px they read.
-    let height = ink_bottom - ink_top;
-    let crop = if height < MIN_HEIGHT {
-        let factor = f64::from(MIN_HEIGHT) / f64::from(height);
-        let (w, h) = (
-            crate::preprocess::scaled(crop.width(), factor),
-            crate::preprocess::scaled(crop.height(), factor),
-        );
-        image::imageops::resize(&crop, w, h, image::imageops::FilterType::Triangle)
-    } else {
-        crop
-    };
-    let mut canvas =
-        GrayImage::from_pixel(crop.width() + 40, crop.height() + 40, image::Luma([255]));
-    image::imageops::replace(&mut canvas, &crop, 20, 20);
-    Some(canvas)
+    Some(cut_out(gray, (x0, x1), (ink_top, ink_bottom)))
 }
 
 /// The crop of a slip amount's word alone (the word whose digits hold
@@ -146,12 +125,22 @@ pub(crate) fn amount_crop(gray: &GrayImage, line: &Line, digits: &str) -> Option
     let pad = (ink_bottom - ink_top) / 4;
     let x0 = from.saturating_sub(pad);
     let x1 = (to + pad).min(gray.width());
+    Some(cut_out(gray, (x0, x1), (ink_top, ink_bottom)))
+}
+
+/// Columns `x0..x1` of the rows of ink `ink_top..ink_bottom`, with a
+/// quarter of their height above and below, made ready to be read alone.
+fn cut_out(gray: &GrayImage, (x0, x1): (u32, u32), (ink_top, ink_bottom): (u32, u32)) -> GrayImage {
+    let pad = (ink_bottom - ink_top) / 4;
     let y0 = ink_top.saturating_sub(pad);
     let y1 = (ink_bottom + pad).min(gray.height());
     let mut crop = image::imageops::crop_imm(gray, x0, y0, x1 - x0, y1 - y0).to_image();
     whiten_paper(&mut crop);
+    // A printer's dotted `0` reads as `9` or `6` (see `dotted_zero`).
     crate::dotted_zero::paint_out_dots(&mut crop);
-    Some(on_canvas(enlarged(crop, ink_bottom - ink_top)))
+    // Small glyphs (a photo forwarded at 720 px, its digits 14 px high)
+    // read as nothing; enlarged to 32 px they read.
+    on_white_margin(&enlarged(crop, ink_bottom - ink_top))
 }
 
 /// A crop whose glyphs are `height` px high, enlarged to [`MIN_HEIGHT`]
@@ -166,14 +155,6 @@ fn enlarged(crop: GrayImage, height: u32) -> GrayImage {
         crate::preprocess::scaled(crop.height(), factor),
     );
     image::imageops::resize(&crop, w, h, image::imageops::FilterType::Triangle)
-}
-
-/// A crop set on a white canvas with a 20 px margin.
-fn on_canvas(crop: GrayImage) -> GrayImage {
-    let mut canvas =
-        GrayImage::from_pixel(crop.width() + 40, crop.height() + 40, image::Luma([255]));
-    image::imageops::replace(&mut canvas, &crop, 20, 20);
-    canvas
 }
 
 /// The first and one past the last inked row of the band of ink that
