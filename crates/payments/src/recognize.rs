@@ -12,6 +12,7 @@ use crate::ocr::{Ocr, OcrPage, PageMode, Tesseract};
 use crate::preprocess::{self, BigLine, Prep};
 use crate::record::{FIELD_AMOUNT, FIELD_CARD_LAST4, PaymentRecord};
 use crate::screens::{self, ScreenType};
+use crate::text::digits_of;
 use crate::{amount, bands, card, date};
 
 /// The outcome of recognising one screenshot.
@@ -1083,12 +1084,8 @@ impl<O: Ocr> Recognizer<O> {
         crop: &GrayImage,
         file: &str,
     ) -> Result<Option<String>, PaymentsError> {
-        let raw_line = tail_digits(&self.ocr.recognize_photo(crop, PageMode::Line)?.text());
-        let others = [
-            tail_digits(&self.ocr.recognize_photo(crop, PageMode::Block)?.text()),
-            tail_digits(&self.ocr.recognize(crop, PageMode::Block)?.text()),
-            tail_digits(&self.ocr.recognize(crop, PageMode::Digits)?.text()),
-        ];
+        let (raw_line, others) = self.read_alone(crop)?;
+        let (raw_line, others) = (tail_digits(&raw_line), others.map(|t| tail_digits(&t)));
         tracing::debug!(
             file,
             ?raw_line,
@@ -1112,19 +1109,28 @@ impl<O: Ocr> Recognizer<O> {
         crop: &GrayImage,
         file: &str,
     ) -> Result<Option<String>, PaymentsError> {
-        let read = |text: String| {
-            amount::find_amounts(from_first_digit(&text))
+        let read = |text: &str| {
+            amount::find_amounts(from_first_digit(text))
                 .first()
                 .map(|h| amount::format_cents(h.cents))
         };
-        let raw_line = read(self.ocr.recognize_photo(crop, PageMode::Line)?.text());
-        let others = [
-            read(self.ocr.recognize_photo(crop, PageMode::Block)?.text()),
-            read(self.ocr.recognize(crop, PageMode::Block)?.text()),
-            read(self.ocr.recognize(crop, PageMode::Digits)?.text()),
-        ];
+        let (raw_line, others) = self.read_alone(crop)?;
+        let (raw_line, others) = (read(&raw_line), others.map(|t| read(&t)));
         tracing::debug!(file, ?raw_line, ?others, "slip amount read alone");
         Ok(unanimous_amount(raw_line, others))
+    }
+
+    /// A slip's glyphs cut out alone (see [`crate::slip_tail`]) read by
+    /// four readers: the photo reader as one raw line, then the photo
+    /// reader's block, the page model and the digits model.
+    fn read_alone(&self, crop: &GrayImage) -> Result<(String, [String; 3]), PaymentsError> {
+        let raw_line = self.ocr.recognize_photo(crop, PageMode::Line)?.text();
+        let others = [
+            self.ocr.recognize_photo(crop, PageMode::Block)?.text(),
+            self.ocr.recognize(crop, PageMode::Block)?.text(),
+            self.ocr.recognize(crop, PageMode::Digits)?.text(),
+        ];
+        Ok((raw_line, others))
     }
 
     /// A slip crop's four other readings, for a recount: the voting
@@ -1510,11 +1516,6 @@ fn overlong_tail(text: &str) -> bool {
 /// Whether a reading's first character, past blanks, is a digit.
 fn starts_with_digit(text: &str) -> bool {
     text.trim_start().starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// The ASCII digits of a text, in order.
-fn digits_of(text: &str) -> String {
-    text.chars().filter(char::is_ascii_digit).collect()
 }
 
 /// A crop that holds just the four digits: `1234`, or `(1234)` with its

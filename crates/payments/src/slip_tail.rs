@@ -11,6 +11,7 @@ use image::GrayImage;
 
 use crate::ocr::Line;
 use crate::preprocess::on_white_margin;
+use crate::text::digits_of;
 
 /// Below this grey a pixel is ink.
 const INK_LEVEL: u8 = 128;
@@ -103,7 +104,6 @@ pub(crate) fn last_four_crop(gray: &GrayImage, line: &Line) -> Option<GrayImage>
 /// `digits`, the amount's), between the rows of its own ink, its paper
 /// whitened, its dotted zeros painted out, small glyphs enlarged.
 pub(crate) fn amount_crop(gray: &GrayImage, line: &Line, digits: &str) -> Option<GrayImage> {
-    let digits_of = |w: &str| -> String { w.chars().filter(char::is_ascii_digit).collect() };
     let (_, left, right) = line
         .words
         .iter()

@@ -1,6 +1,11 @@
 //! Text normalisation for OCR output: full-width forms, odd spaces, and the
 //! helpers parsers use to compare labels regardless of spacing.
 
+/// The ASCII digits of a text, in order.
+pub fn digits_of(text: &str) -> String {
+    text.chars().filter(char::is_ascii_digit).collect()
+}
+
 /// Folds full-width ASCII (`０-９`, `Ａ`, `：`, `（`) to ASCII, the ideographic
 /// space to a space, `￥` to `¥`, unifies dashes, and collapses runs of
 /// spaces. Chinese punctuation without an ASCII twin (`。`, `、`) is kept:
