@@ -49,6 +49,33 @@ fn row_background(gray: &GrayImage, y: u32) -> u8 {
     mode_of(row_samples(gray, y)).0
 }
 
+/// A copy of the page with ink runs that start at its left or right edge,
+/// up to a tenth of the width, painted with their row's background: a
+/// coloured header's sides beside a sheet over it, evened out into dark
+/// bars down both edges, join every row beside them into one band too high
+/// for a line (a headline amount between them was never cut out alone).
+/// Text keeps a margin from the edge.
+pub fn edge_bars_cleared(gray: &GrayImage) -> GrayImage {
+    let (w, h) = gray.dimensions();
+    let widest = w / 10;
+    let mut out = gray.clone();
+    for y in 0..h {
+        let bg = row_background(gray, y);
+        let ink = |x: u32| gray.get_pixel(x, y).0[0].abs_diff(bg) > 60;
+        let run = |xs: &mut dyn Iterator<Item = u32>| {
+            let n = xs.take_while(|&x| ink(x)).count();
+            u32::try_from(n).unwrap_or(u32::MAX)
+        };
+        let (left, right) = (run(&mut (0..w)), run(&mut (0..w).rev()));
+        let left = if left <= widest { left } else { 0 };
+        let right = if right <= widest { right } else { 0 };
+        for x in (0..left).chain(w - right..w) {
+            out.put_pixel(x, y, image::Luma([bg]));
+        }
+    }
+    out
+}
+
 /// Splits the page into bands of rows that differ from their background,
 /// separated by plain rows.
 pub fn text_bands(gray: &GrayImage) -> Vec<Band> {
@@ -390,6 +417,32 @@ mod tests {
                 img.put_pixel(x, y, image::Luma([0]));
             }
         }
+    }
+
+    #[test]
+    fn dark_bars_down_the_edges_are_cleared_and_a_headline_between_them_stands_alone() {
+        // Bars 25 px wide down both edges of rows 100..700, a 60 px line
+        // of text between them at rows 300..360.
+        let mut img = GrayImage::from_pixel(1000, 1000, image::Luma([255]));
+        for y in 100..700 {
+            for x in (0..25).chain(975..1000) {
+                img.put_pixel(x, y, image::Luma([0]));
+            }
+        }
+        ink(&mut img, 340, 300, 320, 60);
+        // A dark panel wider than a tenth of the width is no bar.
+        for y in 800..900 {
+            for x in 0..200 {
+                img.put_pixel(x, y, image::Luma([0]));
+            }
+        }
+        let cleared = edge_bars_cleared(&img);
+        assert_eq!(cleared.get_pixel(10, 400).0[0], 255);
+        assert_eq!(cleared.get_pixel(990, 400).0[0], 255);
+        assert_eq!(cleared.get_pixel(341, 310).0[0], 0);
+        assert_eq!(cleared.get_pixel(10, 850).0[0], 0);
+        let pieces = text_pieces(&cleared, 40);
+        assert_eq!((pieces[0].top, pieces[0].bottom), (300, 360), "{pieces:?}");
     }
 
     fn band(left: u32, right: u32, top: u32, bottom: u32) -> Band {

@@ -19,6 +19,31 @@ const MIN_SPAN_OF_WIDTH: u32 = 4;
 /// …and covers at most this share (in percent) of its bounding box.
 const MAX_FILL_PERCENT: u64 = 20;
 
+/// A shorter mark (a small ring round the amount, a short arrow: 180–290 px
+/// on 1080–1242 px wide screenshots) spans at least this share of the
+/// width: more than a glyph (a 44 px amount's digits at device scale 3 are
+/// about 100 px high, a width's tenth)…
+const MIN_MARK_SPAN_OF_WIDTH: u32 = 8;
+
+/// …covers at most this share (in percent) of its bounding box (a thick
+/// pen's ring 28 %, a bold digit 40 % and more)…
+const MAX_MARK_FILL_PERCENT: u64 = 35;
+
+/// …is this many times longer than thick (rings and arrows 13–22; a
+/// glyph 3–9, a filled badge 3)…
+const MIN_MARK_LENGTH_PER_THICKNESS: usize = 11;
+
+/// …and at least this thick: a pen (6–15 px, 9 on a 720 px copy), not an
+/// outlined button's hairline (3 px), whose erasing moved the page's lines
+/// about and cost a card row its last four.
+const MIN_MARK_THICKNESS: usize = 5;
+
+/// How far (in pixels) a stroke's tinted rim reaches…
+const HALO_REACH: usize = 3;
+
+/// …and how much its channels spread at least.
+const MIN_HALO_SPREAD: u8 = 30;
+
 /// Paints the pen strokes of `image` out of `gray` (its grey copy, the same
 /// size); returns how many pixels it painted.
 pub fn erase(image: &DynamicImage, gray: &mut GrayImage) -> usize {
@@ -36,14 +61,58 @@ pub fn erase(image: &DynamicImage, gray: &mut GrayImage) -> usize {
         return 0;
     }
     let strokes = strokes(&mask, image.width());
+    if strokes.is_empty() {
+        return 0;
+    }
+    let mut stroke_mask = vec![false; mask.len()];
+    for &i in strokes.iter().flatten() {
+        stroke_mask[i] = true;
+    }
+    let halo = halo(raw, channels, &stroke_mask, image.width() as usize);
+    // The background beside a pixel is what is neither pen nor halo.
+    let covered: Vec<bool> = mask.iter().zip(&halo).map(|(&a, &b)| a || b).collect();
     let mut painted = 0;
-    for stroke in &strokes {
-        for &i in stroke {
-            mask_paint(gray, &mask, i);
-            painted += 1;
-        }
+    for i in strokes.iter().flatten().copied().chain(
+        halo.iter()
+            .enumerate()
+            .filter(|&(i, &h)| h && !stroke_mask[i])
+            .map(|(i, _)| i),
+    ) {
+        mask_paint(gray, &covered, i);
+        painted += 1;
     }
     painted
+}
+
+/// A stroke's tinted rim: pixels within [`HALO_REACH`] of it whose channels
+/// still spread [`MIN_HALO_SPREAD`] (anti-aliasing, and a shrunk JPEG's
+/// smeared colour: a 720 px copy's ring left a grey ring behind that read
+/// as ink round the amount). Grey text and paper spread less.
+fn halo(raw: &[u8], channels: usize, stroke: &[bool], width: usize) -> Vec<bool> {
+    let spread = |i: usize| {
+        let p = &raw[i * channels..i * channels + 3];
+        p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2])
+    };
+    let mut grown = stroke.to_vec();
+    let mut frontier: Vec<usize> = (0..stroke.len()).filter(|&i| stroke[i]).collect();
+    let height = stroke.len() / width.max(1);
+    for _ in 0..HALO_REACH {
+        let mut next = Vec::new();
+        for &i in &frontier {
+            let (x, y) = (i % width, i / width);
+            for ny in y.saturating_sub(1)..=(y + 1).min(height - 1) {
+                for nx in x.saturating_sub(1)..=(x + 1).min(width - 1) {
+                    let j = ny * width + nx;
+                    if !grown[j] && spread(j) >= MIN_HALO_SPREAD {
+                        grown[j] = true;
+                        next.push(j);
+                    }
+                }
+            }
+        }
+        frontier = next;
+    }
+    grown
 }
 
 /// Whether each pixel (row-major) of raw RGB or RGBA bytes is pen-coloured.
@@ -57,18 +126,45 @@ fn pen_mask(raw: &[u8], channels: usize) -> Vec<bool> {
 }
 
 /// The pixel indices of each pen-coloured shape that is a stroke: 8-connected,
-/// spanning at least a quarter of the width or height, and thin.
+/// spanning at least a quarter of the width or height and thin, or a shorter
+/// mark far longer than thick (see [`MIN_MARK_SPAN_OF_WIDTH`]).
 fn strokes(mask: &[bool], width: u32) -> Vec<Vec<usize>> {
     let min_span = (width / MIN_SPAN_OF_WIDTH) as usize;
+    let min_mark_span = (width / MIN_MARK_SPAN_OF_WIDTH) as usize;
     crate::shapes::shapes(mask, width as usize)
         .into_iter()
         .filter(|shape| {
             let area = (shape.width() * shape.height()) as u64;
-            let thin = (shape.pixels.len() as u64) * 100 <= area * MAX_FILL_PERCENT;
-            shape.width().max(shape.height()) >= min_span && thin
+            let ink = shape.pixels.len() as u64;
+            let span = shape.width().max(shape.height());
+            let long_and_thin = span >= min_span && ink * 100 <= area * MAX_FILL_PERCENT;
+            let mark = span >= min_mark_span && ink * 100 <= area * MAX_MARK_FILL_PERCENT && {
+                let thick = thickness(shape, mask, width as usize);
+                thick >= MIN_MARK_THICKNESS && span >= MIN_MARK_LENGTH_PER_THICKNESS * thick
+            };
+            long_and_thin || mark
         })
         .map(|shape| shape.pixels)
         .collect()
+}
+
+/// A shape's mean stroke thickness in pixels, rounded up: a stroke `t`
+/// thick and `l` long has `t·l` pixels and about `2·l` on its edge (with a
+/// pen-coloured neighbour missing above, below, left or right).
+fn thickness(shape: &crate::shapes::Shape, mask: &[bool], width: usize) -> usize {
+    let inside = |i: usize, dx: isize, dy: isize| {
+        let (x, y) = ((i % width) as isize + dx, (i / width) as isize + dy);
+        x >= 0
+            && (x as usize) < width
+            && y >= 0
+            && mask.get(y as usize * width + x as usize) == Some(&true)
+    };
+    let edge = shape
+        .pixels
+        .iter()
+        .filter(|&&i| !(inside(i, -1, 0) && inside(i, 1, 0) && inside(i, 0, -1) && inside(i, 0, 1)))
+        .count();
+    (2 * shape.pixels.len()).div_ceil(edge.max(1))
 }
 
 /// Paints pixel `i` with the nearest pixels left and right of it that are
@@ -132,6 +228,73 @@ mod tests {
         assert_eq!(gray.get_pixel(350, 150).0[0], 255);
         assert!(gray.get_pixel(200, 150).0[0] < 40);
         assert!(gray.get_pixel(25, 30).0[0] < 120);
+    }
+
+    /// A white page with a short red ring (a fifth of the width, 6 px
+    /// thick) round a black bar, and a big bold red glyph.
+    fn small_ring_and_bold_glyph() -> RgbImage {
+        let mut img = RgbImage::from_pixel(1000, 400, Rgb([255, 255, 255]));
+        for x in 440..560 {
+            for y in 185..215 {
+                img.put_pixel(x, y, Rgb([20, 20, 20]));
+            }
+        }
+        for step in 0..4000 {
+            let t = f64::from(step) / 4000.0 * std::f64::consts::TAU;
+            // A pale rim each side, as anti-aliasing and JPEG leave.
+            for d in -1..7 {
+                let x = (500.0 + (100.0 + f64::from(d)) * t.cos()) as u32;
+                let y = (200.0 + (45.0 + f64::from(d)) * t.sin()) as u32;
+                let rim = d == -1 || d == 6;
+                let colour = if rim { [228, 178, 178] } else { [239, 68, 68] };
+                img.put_pixel(x, y, Rgb(colour));
+            }
+        }
+        // A big bold `7`, longer than a mark's least span but stout: a
+        // 20 px bar and stem, 130 px high.
+        for x in 50..130 {
+            for y in 100..120 {
+                img.put_pixel(x, y, Rgb([230, 0, 18]));
+            }
+        }
+        for y in 100..230 {
+            for x in 110..130 {
+                img.put_pixel(x, y, Rgb([230, 0, 18]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_short_ring_is_painted_out_and_a_bold_red_glyph_stays() {
+        let image = DynamicImage::ImageRgb8(small_ring_and_bold_glyph());
+        let mut gray = image.to_luma8();
+        erase(&image, &mut gray);
+        // Right edge of the ring and its rims, the bar inside, the glyph's stem.
+        assert_eq!(gray.get_pixel(602, 200).0[0], 255);
+        assert_eq!(gray.get_pixel(599, 200).0[0], 255);
+        assert_eq!(gray.get_pixel(606, 200).0[0], 255);
+        assert!(gray.get_pixel(500, 200).0[0] < 40);
+        assert!(gray.get_pixel(120, 200).0[0] < 120);
+    }
+
+    #[test]
+    fn an_outlined_button_s_hairline_is_no_mark() {
+        // A 3 px green outline, 220 x 80, on a 1000 px wide page.
+        let mut img = RgbImage::from_pixel(1000, 400, Rgb([255, 255, 255]));
+        for x in 300..520 {
+            for y in (100..103).chain(177..180) {
+                img.put_pixel(x, y, Rgb([7, 193, 96]));
+            }
+        }
+        for y in 100..180 {
+            for x in (300..303).chain(517..520) {
+                img.put_pixel(x, y, Rgb([7, 193, 96]));
+            }
+        }
+        let image = DynamicImage::ImageRgb8(img);
+        let mut gray = image.to_luma8();
+        assert_eq!(erase(&image, &mut gray), 0);
     }
 
     #[test]

@@ -200,6 +200,7 @@ impl<O: Ocr> Recognizer<O> {
             return Ok(());
         }
         let mut named = Vec::new();
+        let gray = &bands::edge_bars_cleared(gray);
         for band in missed_bands(gray, page, 6) {
             let Some(crop) = crop_band(gray, &band) else {
                 continue;
@@ -506,6 +507,9 @@ impl<O: Ocr> Recognizer<O> {
             })
             .filter(|_| expects_card || !pass.record.card_last4.is_empty());
         let cents = pass.record.amount_cents();
+        // The page's amount, for the slip amount's reading alone below
+        // after the re-read may have contested it.
+        let page_amount = pass.record.amount.clone();
         let (amount_row, signs) = cents
             .and_then(|c| amount_row_of(&page.lines, c, slip))
             .unzip();
@@ -738,8 +742,18 @@ impl<O: Ocr> Recognizer<O> {
                     // read alike is taken from them. Where the page saw a
                     // currency sign, only when the re-read shows something
                     // before the digits: else the sign may be its first
-                    // digit (`95.10` for `¥55.10`).
-                    r.amount = amount::format_cents(c);
+                    // digit (`95.10` for `¥55.10`). Both re-reads share the
+                    // digits model, which read a light `7` as `1` (`-705.00`
+                    // as `-105.00`, and so did the photo reader): against a
+                    // rival as long as the page's amount, the page model
+                    // reading the crop alone as one line as the page did
+                    // upholds the page. Not against a longer one: the page
+                    // model drops a first digit alike (`57.59` for `157.59`).
+                    let same_length =
+                        digits_of(&amount::format_cents(c)).len() == page_digits.len();
+                    if !(same_length && self.page_model_line_reads(&crops, cents)?) {
+                        r.amount = amount::format_cents(c);
+                    }
                 } else if !agrees {
                     r.amount.clear();
                     if slip {
@@ -876,12 +890,14 @@ impl<O: Ocr> Recognizer<O> {
         // another same value, and fewer this one, leave it empty; three
         // reading another and none this one replace it (see
         // `recount_last4`).
+        let mut card_row_fours: Vec<String> = Vec::new();
         if slip
             && photo
             && !pass.record.card_last4.is_empty()
             && let Some(crop) = crop_of(&crops, FIELD_CARD_LAST4)
         {
             let readings = self.recount_readings(crop, card_readings)?;
+            card_row_fours = readings.iter().flat_map(|t| last4_on_slip(t)).collect();
             match recount_last4(
                 &readings.each_ref().map(String::as_str),
                 &pass.record.card_last4,
@@ -908,7 +924,7 @@ impl<O: Ocr> Recognizer<O> {
         if slip
             && photo
             && let Some(crop) = card_row.and_then(|l| crate::slip_tail::last_four_crop(gray, l))
-            && let Some(value) = self.read_slip_tail(&crop, &pass.record.file)?
+            && let Some(value) = self.read_slip_tail(&crop, &card_row_fours, &pass.record.file)?
             && value != pass.record.card_last4
         {
             if !pass.record.card_number.ends_with(&value) {
@@ -918,18 +934,35 @@ impl<O: Ocr> Recognizer<O> {
             pass.record.card_last4 = value;
         }
         // A slip amount's word read alone by all four readers as one other
-        // amount replaces the page's (see `read_slip_amount`).
+        // amount replaces the page's (see `read_slip_amount`); read as the
+        // page's by the raw line and two more, and as no other, it confirms
+        // the page's, and restores it where the re-read contested it (a
+        // stroke before the crop read as a `1`, `1157.95`; a tilted
+        // photo's crop that caught the date row above).
+        let contested_amount =
+            pass.record.amount.is_empty() && pass.contested.contains(&FIELD_AMOUNT);
+        let alone_amount = if contested_amount {
+            page_amount
+        } else {
+            pass.record.amount.clone()
+        };
         if slip
             && photo
-            && !pass.record.amount.is_empty()
+            && !alone_amount.is_empty()
             && let Some(line) = amount_row
-            && let Some(crop) =
-                crate::slip_tail::amount_crop(gray, line, &digits_of(&pass.record.amount))
-            && let Some(value) = self.read_slip_amount(&crop, &pass.record.file)?
-            && value != pass.record.amount
+            && let Some(crop) = crate::slip_tail::amount_crop(gray, line, &digits_of(&alone_amount))
         {
-            pass.settle(FIELD_AMOUNT, &value);
-            pass.record.amount = value;
+            let (raw_line, others) = self.read_slip_amount(&crop, &pass.record.file)?;
+            if let Some(value) = unanimous_amount(raw_line.clone(), others.clone())
+                && value != alone_amount
+                && !contested_amount
+            {
+                pass.settle(FIELD_AMOUNT, &value);
+                pass.record.amount = value;
+            } else if confirms_amount(raw_line.as_deref(), &others, &alone_amount) {
+                pass.confirmed.push((FIELD_AMOUNT, alone_amount.clone()));
+                pass.record.amount = alone_amount;
+            }
         }
         // Likewise a slip's amount: the page and the stacked re-read
         // (read by the photo reader) may misread a glyph alike, a `¥` as a
@@ -1073,7 +1106,8 @@ impl<O: Ocr> Recognizer<O> {
 
     /// The last four that the last glyphs of a slip's card number, cut out
     /// alone (see [`crate::slip_tail`]), read as: the photo reader reading
-    /// them as one raw line, and one more reader, must agree; or, where the
+    /// them as one raw line, and one more reader of them or of the whole
+    /// card row (`card_row_fours`, the recount's last fours), must agree; or, where the
     /// raw line reads nothing, the photo reader's block, the page model and
     /// the digits model all three. On 208 tuning-set slips (410 readings,
     /// as rendered and at 720 px) the raw line read no wrong last four (and
@@ -1082,6 +1116,7 @@ impl<O: Ocr> Recognizer<O> {
     fn read_slip_tail(
         &self,
         crop: &GrayImage,
+        card_row_fours: &[String],
         file: &str,
     ) -> Result<Option<String>, PaymentsError> {
         let (raw_line, others) = self.read_alone(crop)?;
@@ -1090,9 +1125,10 @@ impl<O: Ocr> Recognizer<O> {
             file,
             ?raw_line,
             ?others,
+            ?card_row_fours,
             "slip card number's last glyphs read alone"
         );
-        Ok(agreed_tail(raw_line, others))
+        Ok(agreed_tail(raw_line, others, card_row_fours))
     }
 
     /// The amount that a slip amount's word, cut out alone (see
@@ -1108,7 +1144,7 @@ impl<O: Ocr> Recognizer<O> {
         &self,
         crop: &GrayImage,
         file: &str,
-    ) -> Result<Option<String>, PaymentsError> {
+    ) -> Result<(Option<String>, [Option<String>; 3]), PaymentsError> {
         let read = |text: &str| {
             amount::find_amounts(from_first_digit(text))
                 .first()
@@ -1117,7 +1153,7 @@ impl<O: Ocr> Recognizer<O> {
         let (raw_line, others) = self.read_alone(crop)?;
         let (raw_line, others) = (read(&raw_line), others.map(|t| read(&t)));
         tracing::debug!(file, ?raw_line, ?others, "slip amount read alone");
-        Ok(unanimous_amount(raw_line, others))
+        Ok((raw_line, others))
     }
 
     /// A slip's glyphs cut out alone (see [`crate::slip_tail`]) read by
@@ -1147,6 +1183,21 @@ impl<O: Ocr> Recognizer<O> {
         };
         let digits = self.ocr.recognize(crop, PageMode::Digits)?.text();
         Ok([larger, smaller, page_model, digits])
+    }
+
+    /// Whether the page model reads the amount's crop alone, as one raw
+    /// line, as the amount `cents` (see the challenger in `reread`).
+    fn page_model_line_reads(
+        &self,
+        crops: &[(&'static str, GrayImage)],
+        cents: Option<i64>,
+    ) -> Result<bool, PaymentsError> {
+        let (Some(crop), Some(cents)) = (crop_of(crops, FIELD_AMOUNT), cents) else {
+            return Ok(false);
+        };
+        let text = self.ocr.recognize(crop, PageMode::Line)?.text();
+        tracing::debug!(%text, "amount crop read alone as one line by the page model");
+        Ok(amount::find_amounts(&text).iter().any(|h| h.cents == cents))
     }
 
     /// Whether the second re-read of an amount (see
@@ -1370,6 +1421,14 @@ fn last4_on_slip(text: &str) -> Vec<String> {
         .find_map(|line| {
             let compact = crate::text::compact(line);
             let tail = after_last_mask(&compact, is_slip_mask)?;
+            // The last star read as a digit before the entry mode's bracket
+            // (`621700******71902(IC)`): the four before the bracket.
+            let run = tail.chars().take_while(char::is_ascii_digit).count();
+            let tail = if run == 5 && tail[run..].starts_with(['(', '（']) {
+                &tail[1..]
+            } else {
+                tail
+            };
             // A zero read as a letter right after the mask (`#O411`, `@732`).
             let four: String = tail
                 .chars()
@@ -1390,16 +1449,31 @@ fn unanimous_amount(raw_line: Option<String>, others: [Option<String>; 3]) -> Op
     raw_line.filter(|value| others.iter().all(|o| o.as_ref() == Some(value)))
 }
 
+/// Whether four readings of a slip amount read alone confirm `page`, the
+/// page's amount: the raw line and at least two others read it, and none
+/// reads another.
+fn confirms_amount(raw_line: Option<&str>, others: &[Option<String>; 3], page: &str) -> bool {
+    let alike = others.iter().filter(|o| o.as_deref() == Some(page)).count();
+    raw_line == Some(page)
+        && alike >= 2
+        && others
+            .iter()
+            .all(|o| o.as_deref().is_none_or(|v| v == page))
+}
+
 /// What the readings of a slip card number's last glyphs agree on (see
 /// [`Recognizer::read_slip_tail`]): the raw line's four digits and one
 /// other reading ending with them (after four digits, or five: the star
-/// read as a digit, `45751`), or, where the raw line read no four, all
-/// three others four digits alike.
-fn agreed_tail(raw_line: String, others: [String; 3]) -> Option<String> {
+/// read as a digit, `45751`) or one reading of the whole card row naming
+/// them (at's 720 px `5751`, read `5757` by the page, whose tail the
+/// others read as `751` or nothing), or, where the raw line read no four,
+/// all three others four digits alike.
+fn agreed_tail(raw_line: String, others: [String; 3], card_row_fours: &[String]) -> Option<String> {
     if raw_line.len() == 4 {
         let seconded = others
             .iter()
-            .any(|o| (o.len() == 4 || o.len() == 5) && o.ends_with(&raw_line));
+            .any(|o| (o.len() == 4 || o.len() == 5) && o.ends_with(&raw_line))
+            || card_row_fours.contains(&raw_line);
         return seconded.then_some(raw_line);
     }
     match others {
@@ -2872,6 +2946,8 @@ mod tests {
     fn last_four_after_a_misread_mask() {
         assert_eq!(last4_on_slip("621700****wx0809 (I)"), ["0809"]);
         assert_eq!(last4_on_slip("621700******08091\n"), ["0809"]);
+        // The last star read as a digit before the entry mode's bracket.
+        assert_eq!(last4_on_slip("621700******71902(IC) aa"), ["1902"]);
         assert_eq!(last4_on_slip("621700###4#2539"), ["2539"]);
         assert_eq!(last4_on_slip("621700## 关半 #O411"), ["0411"]);
         assert_eq!(last4_on_slip("621700******@732 (C)"), ["0732"]);
@@ -2937,7 +3013,8 @@ mod tests {
 
     impl Ocr for BoxedOcr {
         fn recognize(&self, image: &GrayImage, mode: PageMode) -> Result<OcrPage, PaymentsError> {
-            if mode == PageMode::Digits {
+            // A crop read as one raw line reads as the digits model reads it.
+            if mode == PageMode::Digits || mode == PageMode::Line {
                 let text = if image.width() > 300 {
                     self.wide
                 } else {
@@ -3074,6 +3151,32 @@ mod tests {
     }
 
     #[test]
+    fn a_slip_amount_read_alone_confirms_the_page_s_by_three_readings_and_none_against() {
+        let some = |v: &str| Some(v.to_owned());
+        let page = "157.95";
+        assert!(confirms_amount(
+            Some(page),
+            &[some(page), None, some(page)],
+            page
+        ));
+        assert!(!confirms_amount(
+            Some(page),
+            &[some(page), None, None],
+            page
+        ));
+        assert!(!confirms_amount(
+            Some(page),
+            &[some(page), some(page), some("1157.95")],
+            page
+        ));
+        assert!(!confirms_amount(
+            None,
+            &[some(page), some(page), some(page)],
+            page
+        ));
+    }
+
+    #[test]
     fn a_slip_amount_read_alone_replaces_the_page_s_only_when_unanimous() {
         let some = |v: &str| Some(v.to_owned());
         assert_eq!(
@@ -3095,8 +3198,9 @@ mod tests {
 
     #[test]
     fn a_slip_card_number_s_last_glyphs_read_alone_decide_on_agreement() {
-        let agreed =
-            |raw: &str, others: [&str; 3]| agreed_tail(raw.to_owned(), others.map(str::to_owned));
+        let agreed = |raw: &str, others: [&str; 3]| {
+            agreed_tail(raw.to_owned(), others.map(str::to_owned), &[])
+        };
         assert_eq!(agreed("9462", ["9462", "", ""]).as_deref(), Some("9462"));
         // The star read as a digit by another reader still seconds it.
         assert_eq!(agreed("5751", ["45751", "", ""]).as_deref(), Some("5751"));
@@ -3110,6 +3214,26 @@ mod tests {
         // Two readers alike are not enough: they share a misreading.
         assert_eq!(agreed("", ["5992", "3992", "5992"]), None);
         assert_eq!(agreed("", ["45751", "45751", "45751"]), None);
+        // One reading of the whole card row seconds the raw line.
+        let row = ["5757".to_owned(), "5751".to_owned()];
+        assert_eq!(
+            agreed_tail(
+                "5751".to_owned(),
+                ["".into(), "".into(), "751".into()],
+                &row
+            )
+            .as_deref(),
+            Some("5751")
+        );
+        assert_eq!(agreed("5751", ["", "", "751"]), None);
+        assert_eq!(
+            agreed_tail(
+                "5751".to_owned(),
+                ["".into(), "".into(), "".into()],
+                &row[..1]
+            ),
+            None
+        );
         assert_eq!(tail_digits("*9462\n"), "9462");
         assert_eq!(tail_digits("(5751 "), "5751");
         assert_eq!(tail_digits("院 5751"), "5751");
@@ -3195,6 +3319,25 @@ mod tests {
             assert_eq!(r.screen, ScreenType::AlipayBill, "{page}");
             assert_eq!(r.record.amount, want, "{page} re-read as {reread}");
         }
+    }
+
+    #[test]
+    fn a_page_amount_the_page_model_reads_alone_stands_against_both_re_reads() {
+        // Both digits-model re-reads read a light `7` as `1`; the page
+        // model reading the crop alone as one line reads `-705.00`.
+        let ocr = RawLineOcr {
+            page: BoxedOcr {
+                lines: alipay_rows(vec![("-705.00", 20, 100)]),
+                wide: "(5633)",
+                narrow: "-105.00",
+            },
+            row: "-705.00",
+        };
+        let r = Recognizer::new(ocr)
+            .recognize_image("a.png", &blank())
+            .unwrap();
+        assert_eq!(r.screen, ScreenType::AlipayBill);
+        assert_eq!(r.record.amount, "705.00");
     }
 
     /// [`BoxedOcr`]'s page for a page-sized image, `row` for a row's crop

@@ -206,10 +206,21 @@ impl Fields {
                 if fuzzy && self.starts_with_known_label(i) {
                     return None;
                 }
-                let end = label_end(&self.compact[i], &label, fuzzy)?;
+                let end = label_end(&self.compact[i], &label, fuzzy)
+                    .or_else(|| (!fuzzy).then(|| self.after_icon_word(i, &label)).flatten())?;
                 self.value_at(i, end)
             })
         })
+    }
+
+    /// Where `label` ends on line `i` after an icon read as a lone
+    /// ideograph word (`三 付款卡 中国农业银行信用卡 (8031)`), for labels of
+    /// three glyphs or more.
+    fn after_icon_word(&self, i: usize, label: &[char]) -> Option<usize> {
+        let first = self.lines[i].split_whitespace().next()?;
+        let lone_ideograph = first.chars().count() == 1 && !first.is_ascii();
+        let rest = self.compact[i].get(1..)?;
+        (label.len() >= 3 && lone_ideograph && rest.starts_with(label)).then(|| 1 + label.len())
     }
 
     fn starts_with_known_label(&self, i: usize) -> bool {
@@ -295,6 +306,15 @@ impl Fields {
                 .unwrap_or_default();
         }
         Some(found)
+    }
+
+    /// The date of the one line on the page that holds a date, if only one
+    /// does: a bill whose date label a user's highlighter stroke garbled
+    /// (`医生晤一 2025 年 2 月 7 日 18:18:02`).
+    pub fn only_date_time(&self) -> Option<DateTime> {
+        let mut dated = self.lines.iter().filter_map(|l| date::find_date_time(l));
+        let first = dated.next()?;
+        dated.next().is_none().then_some(first)
     }
 
     /// First date anywhere on the page (screens whose date has no label).
@@ -587,13 +607,19 @@ fn label_end(line: &[char], label: &[char], fuzzy: bool) -> Option<usize> {
         return Some(lead + label.len());
     }
     // An icon read as one Latin letter or digit (`4 支出金额 (元)`), before
-    // a label long enough not to be part of a word.
-    if !fuzzy
-        && label.len() >= 4
-        && line.first().is_some_and(char::is_ascii_alphanumeric)
-        && line[1..].starts_with(label)
-    {
-        return Some(lead + 1 + label.len());
+    // a label long enough not to be part of a word; a card's icon may read
+    // as a digit and a stray ideograph before a three-glyph label
+    // (`6 畏付款卡 中国银行信用卡 (6766)`).
+    if !fuzzy && label.len() >= 3 && line.first().is_some_and(char::is_ascii_alphanumeric) {
+        if line[1..].starts_with(label) {
+            return Some(lead + 1 + label.len());
+        }
+        if line.get(1).is_some_and(|c| !c.is_ascii())
+            && line.len() > 2
+            && line[2..].starts_with(label)
+        {
+            return Some(lead + 2 + label.len());
+        }
     }
     if fuzzy && label.len() >= 4 && line.len() >= label.len() {
         let window = &line[..label.len()];

@@ -86,4 +86,21 @@ mod tests {
         assert_eq!(r.amount, "");
         assert_eq!(r.card_last4, "5684");
     }
+
+    #[test]
+    fn a_card_icon_read_as_glyphs_before_the_label_is_skipped() {
+        // The card picture before 付款卡 reads as a digit, a digit and an
+        // ideograph, or a lone ideograph.
+        for (row, last4) in [
+            ("6 付款卡 中国建设银行信用卡 (8374)", "8374"),
+            ("6 畏付款卡 中国银行信用卡 (6766)", "6766"),
+            ("三 付款卡 中国农业银行信用卡 (8031)", "8031"),
+        ] {
+            let page = OcrPage::from_text(&format!(
+                "交易详情\n测试咖啡\n-146.00\n交易成功\n{row}\n交易时间 2024-03-17 17:43:39\n交易类型 消费\n商户名称 测试餐饮服务有限公司"
+            ));
+            let r = parse(&Fields::new(&page));
+            assert_eq!(r.card_last4, last4, "{row}");
+        }
+    }
 }

@@ -50,6 +50,14 @@ pub fn parse_bill(f: &Fields) -> PaymentRecord {
     let mut r = x.record;
     r.channel = CHANNEL_WECHAT.to_owned();
     headline_merchant_and_status(f, x.headline_line, x.rows_start, &mut r);
+    // A bill shows one date, or two on a refund: with no date label read,
+    // the page's only date is the payment's.
+    if r.date.is_empty()
+        && let Some(dt) = f.only_date_time()
+    {
+        r.date = dt.date.to_string();
+        r.time = dt.time;
+    }
     r
 }
 
@@ -79,6 +87,24 @@ pub fn parse_success(f: &Fields) -> PaymentRecord {
 mod tests {
     use super::*;
     use crate::ocr::OcrPage;
+
+    #[test]
+    fn a_bill_whose_date_label_is_garbled_takes_its_only_date() {
+        let bill = |rows: &str| {
+            let page = OcrPage::from_text(&format!(
+                "账单详情\n测试咖啡\n-40.86\n当前状态 支付成功\n{rows}\n商品 咖啡\n商户全称 测试餐饮服务有限公司\n支付方式 兴业银行信用卡(0210)"
+            ));
+            parse_bill(&Fields::new(&page))
+        };
+        let r = bill("医生晤一 2025 年 2 月 7 日 18:18:02");
+        assert_eq!(
+            (r.date.as_str(), r.time.as_str()),
+            ("2025/02/07", "18:18:02")
+        );
+        // Two dates without a label: neither.
+        let r = bill("医生晤一 2025 年 2 月 7 日 18:18:02\n医生晤 2025 年 2 月 9 日 10:00:00");
+        assert_eq!(r.date, "");
+    }
 
     #[test]
     fn reads_a_bill() {
