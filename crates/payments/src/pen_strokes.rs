@@ -191,20 +191,26 @@ mod tests {
     use super::*;
     use image::{Rgb, RgbImage};
 
+    /// Paints the rectangle `xs` × `ys` of `img` with `colour`.
+    fn fill(
+        img: &mut RgbImage,
+        xs: std::ops::Range<u32>,
+        ys: std::ops::Range<u32>,
+        colour: [u8; 3],
+    ) {
+        for x in xs {
+            for y in ys.clone() {
+                img.put_pixel(x, y, Rgb(colour));
+            }
+        }
+    }
+
     /// A white page with black text bars and a red ring round one of them.
     fn annotated() -> RgbImage {
         let mut img = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
-        for x in 150..250 {
-            for y in 140..160 {
-                img.put_pixel(x, y, Rgb([20, 20, 20]));
-            }
-        }
+        fill(&mut img, 150..250, 140..160, [20, 20, 20]);
         // A small red glyph (a discount) that must stay.
-        for x in 20..30 {
-            for y in 20..40 {
-                img.put_pixel(x, y, Rgb([230, 0, 18]));
-            }
-        }
+        fill(&mut img, 20..30, 20..40, [230, 0, 18]);
         for step in 0..2000 {
             let t = f64::from(step) / 2000.0 * std::f64::consts::TAU;
             for d in 0..3 {
@@ -234,11 +240,7 @@ mod tests {
     /// thick) round a black bar, and a big bold red glyph.
     fn small_ring_and_bold_glyph() -> RgbImage {
         let mut img = RgbImage::from_pixel(1000, 400, Rgb([255, 255, 255]));
-        for x in 440..560 {
-            for y in 185..215 {
-                img.put_pixel(x, y, Rgb([20, 20, 20]));
-            }
-        }
+        fill(&mut img, 440..560, 185..215, [20, 20, 20]);
         for step in 0..4000 {
             let t = f64::from(step) / 4000.0 * std::f64::consts::TAU;
             // A pale rim each side, as anti-aliasing and JPEG leave.
@@ -252,16 +254,8 @@ mod tests {
         }
         // A big bold `7`, longer than a mark's least span but stout: a
         // 20 px bar and stem, 130 px high.
-        for x in 50..130 {
-            for y in 100..120 {
-                img.put_pixel(x, y, Rgb([230, 0, 18]));
-            }
-        }
-        for y in 100..230 {
-            for x in 110..130 {
-                img.put_pixel(x, y, Rgb([230, 0, 18]));
-            }
-        }
+        fill(&mut img, 50..130, 100..120, [230, 0, 18]);
+        fill(&mut img, 110..130, 100..230, [230, 0, 18]);
         img
     }
 
@@ -282,16 +276,11 @@ mod tests {
     fn an_outlined_button_s_hairline_is_no_mark() {
         // A 3 px green outline, 220 x 80, on a 1000 px wide page.
         let mut img = RgbImage::from_pixel(1000, 400, Rgb([255, 255, 255]));
-        for x in 300..520 {
-            for y in (100..103).chain(177..180) {
-                img.put_pixel(x, y, Rgb([7, 193, 96]));
-            }
-        }
-        for y in 100..180 {
-            for x in (300..303).chain(517..520) {
-                img.put_pixel(x, y, Rgb([7, 193, 96]));
-            }
-        }
+        let green = [7, 193, 96];
+        fill(&mut img, 300..520, 100..103, green);
+        fill(&mut img, 300..520, 177..180, green);
+        fill(&mut img, 300..303, 100..180, green);
+        fill(&mut img, 517..520, 100..180, green);
         let image = DynamicImage::ImageRgb8(img);
         let mut gray = image.to_luma8();
         assert_eq!(erase(&image, &mut gray), 0);
