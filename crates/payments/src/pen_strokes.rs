@@ -68,34 +68,28 @@ pub fn erase(image: &DynamicImage, gray: &mut GrayImage) -> usize {
     for &i in strokes.iter().flatten() {
         stroke_mask[i] = true;
     }
-    let halo = halo(raw, channels, &stroke_mask, image.width() as usize);
-    // The background beside a pixel is what is neither pen nor halo.
-    let covered: Vec<bool> = mask.iter().zip(&halo).map(|(&a, &b)| a || b).collect();
-    let mut painted = 0;
-    for i in strokes.iter().flatten().copied().chain(
-        halo.iter()
-            .enumerate()
-            .filter(|&(i, &h)| h && !stroke_mask[i])
-            .map(|(i, _)| i),
-    ) {
+    let painted = with_halo(raw, channels, stroke_mask, image.width() as usize);
+    // The background beside a pixel is what is neither pen nor painted; a
+    // painted pixel is never another's background, so the order is free.
+    let covered: Vec<bool> = mask.iter().zip(&painted).map(|(&a, &b)| a || b).collect();
+    let mut count = 0;
+    for i in (0..painted.len()).filter(|&i| painted[i]) {
         mask_paint(gray, &covered, i);
-        painted += 1;
+        count += 1;
     }
-    painted
+    count
 }
 
-/// A stroke's tinted rim: pixels within [`HALO_REACH`] of it whose channels
-/// still spread [`MIN_HALO_SPREAD`] (anti-aliasing, and a shrunk JPEG's
-/// smeared colour: a 720 px copy's ring left a grey ring behind that read
-/// as ink round the amount). Grey text and paper spread less.
-fn halo(raw: &[u8], channels: usize, stroke: &[bool], width: usize) -> Vec<bool> {
-    let spread = |i: usize| {
-        let p = &raw[i * channels..i * channels + 3];
-        p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2])
-    };
-    let mut grown = stroke.to_vec();
+/// The strokes' pixels and their tinted rim: pixels within [`HALO_REACH`]
+/// of them whose channels still spread [`MIN_HALO_SPREAD`] (anti-aliasing,
+/// and a shrunk JPEG's smeared colour: a 720 px copy's ring left a grey
+/// ring behind that read as ink round the amount). Grey text and paper
+/// spread less.
+fn with_halo(raw: &[u8], channels: usize, stroke: Vec<bool>, width: usize) -> Vec<bool> {
+    let spread = |i: usize| spread(&raw[i * channels..i * channels + 3]);
     let mut frontier: Vec<usize> = (0..stroke.len()).filter(|&i| stroke[i]).collect();
     let height = stroke.len() / width.max(1);
+    let mut grown = stroke;
     for _ in 0..HALO_REACH {
         let mut next = Vec::new();
         for &i in &frontier {
@@ -118,11 +112,14 @@ fn halo(raw: &[u8], channels: usize, stroke: &[bool], width: usize) -> Vec<bool>
 /// Whether each pixel (row-major) of raw RGB or RGBA bytes is pen-coloured.
 fn pen_mask(raw: &[u8], channels: usize) -> Vec<bool> {
     raw.chunks_exact(channels)
-        .map(|p| {
-            let (r, g, b) = (p[0], p[1], p[2]);
-            r.max(g).max(b) - r.min(g).min(b) >= MIN_SPREAD
-        })
+        .map(|p| spread(p) >= MIN_SPREAD)
         .collect()
+}
+
+/// How far apart a pixel's colour channels lie (its first three bytes).
+fn spread(p: &[u8]) -> u8 {
+    let (r, g, b) = (p[0], p[1], p[2]);
+    r.max(g).max(b) - r.min(g).min(b)
 }
 
 /// The pixel indices of each pen-coloured shape that is a stroke: 8-connected,

@@ -749,10 +749,10 @@ impl<O: Ocr> Recognizer<O> {
                     // reading the crop alone as one line as the page did
                     // upholds the page. Not against a longer one: the page
                     // model drops a first digit alike (`57.59` for `157.59`).
-                    let same_length =
-                        digits_of(&amount::format_cents(c)).len() == page_digits.len();
+                    let rival = amount::format_cents(c);
+                    let same_length = digits_of(&rival).len() == page_digits.len();
                     if !(same_length && self.page_model_line_reads(&crops, cents)?) {
-                        r.amount = amount::format_cents(c);
+                        r.amount = rival;
                     }
                 } else if !agrees {
                     r.amount.clear();
@@ -953,7 +953,7 @@ impl<O: Ocr> Recognizer<O> {
             && let Some(crop) = crate::slip_tail::amount_crop(gray, line, &digits_of(&alone_amount))
         {
             let (raw_line, others) = self.read_slip_amount(&crop, &pass.record.file)?;
-            if let Some(value) = unanimous_amount(raw_line.clone(), others.clone())
+            if let Some(value) = unanimous_amount(raw_line.as_deref(), &others)
                 && value != alone_amount
                 && !contested_amount
             {
@@ -1445,8 +1445,10 @@ fn last4_on_slip(text: &str) -> Vec<String> {
 /// they do. Fewer are not enough: on the tuning slips three of the four
 /// outvoted a right amount once (`3291.49` read `5291.49`), two once
 /// more (`140.00` read `148.00`).
-fn unanimous_amount(raw_line: Option<String>, others: [Option<String>; 3]) -> Option<String> {
-    raw_line.filter(|value| others.iter().all(|o| o.as_ref() == Some(value)))
+fn unanimous_amount(raw_line: Option<&str>, others: &[Option<String>; 3]) -> Option<String> {
+    raw_line
+        .filter(|value| others.iter().all(|o| o.as_deref() == Some(*value)))
+        .map(str::to_owned)
 }
 
 /// Whether four readings of a slip amount read alone confirm `page`, the
@@ -3180,18 +3182,18 @@ mod tests {
     fn a_slip_amount_read_alone_replaces_the_page_s_only_when_unanimous() {
         let some = |v: &str| Some(v.to_owned());
         assert_eq!(
-            unanimous_amount(some("8.00"), [some("8.00"), some("8.00"), some("8.00")]),
+            unanimous_amount(Some("8.00"), &[some("8.00"), some("8.00"), some("8.00")]),
             some("8.00")
         );
         assert_eq!(
             unanimous_amount(
-                some("5291.49"),
-                [some("5291.49"), some("3291.49"), some("5291.49")]
+                Some("5291.49"),
+                &[some("5291.49"), some("3291.49"), some("5291.49")]
             ),
             None
         );
         assert_eq!(
-            unanimous_amount(None, [some("8.00"), some("8.00"), some("8.00")]),
+            unanimous_amount(None, &[some("8.00"), some("8.00"), some("8.00")]),
             None
         );
     }

@@ -614,10 +614,7 @@ fn label_end(line: &[char], label: &[char], fuzzy: bool) -> Option<usize> {
         if line[1..].starts_with(label) {
             return Some(lead + 1 + label.len());
         }
-        if line.get(1).is_some_and(|c| !c.is_ascii())
-            && line.len() > 2
-            && line[2..].starts_with(label)
-        {
+        if line.get(1).is_some_and(|c| !c.is_ascii()) && line[2..].starts_with(label) {
             return Some(lead + 2 + label.len());
         }
     }
