@@ -11,6 +11,7 @@ mod invoice_record;
 mod invoice_row;
 mod result;
 mod session_id;
+mod spreadsheet_cell;
 
 pub use agent::{AgentSessionState, AgentState, MAX_ROUNDS};
 pub use civil_date::civil_from_days;
@@ -25,3 +26,4 @@ pub use invoice_record::{
 pub use invoice_row::{COLUMNS, InvoiceRow};
 pub use result::{DocOutcome, FailureResult, ProcessResult, SubmitResult};
 pub use session_id::{SessionId, SessionIdError};
+pub use spreadsheet_cell::{from_spreadsheet_cell, to_spreadsheet_cell};

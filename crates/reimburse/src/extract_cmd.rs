@@ -73,7 +73,8 @@ fn write_csv(out: &mut impl Write, rows: &[InvoiceRow]) -> anyhow::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     writer.write_record(COLUMNS)?;
     for row in rows {
-        writer.write_record(row.cells())?;
+        // As the service writes it: a formula-like cell is text in a spreadsheet.
+        writer.write_record(row.cells().map(|c| domain::to_spreadsheet_cell(c).into_owned()))?;
     }
     writer.flush()?;
     Ok(())

@@ -1,7 +1,7 @@
 //! The invoice table on disk: which CSV to read, reading it, and writing it back atomically.
 
 use crate::{Session, StoreError, write_atomic};
-use domain::COLUMNS;
+use domain::{COLUMNS, from_spreadsheet_cell, to_spreadsheet_cell};
 use std::collections::HashMap;
 use std::fs;
 
@@ -99,7 +99,7 @@ impl Session {
             .headers()
             .map_err(|e| csv_error(e.to_string()))?
             .iter()
-            .map(|h| h.trim().to_owned())
+            .map(|h| from_spreadsheet_cell(h.trim()).to_owned())
             .collect();
         let mut keyed = Vec::new();
         for record in reader.records() {
@@ -107,14 +107,15 @@ impl Session {
             let row: HashMap<String, String> = headers
                 .iter()
                 .cloned()
-                .zip(record.iter().map(str::to_owned))
+                .zip(record.iter().map(|cell| from_spreadsheet_cell(cell).to_owned()))
                 .collect();
             keyed.push(row);
         }
         Ok(CsvTable::from_keyed_rows(name, &headers, &keyed))
     }
 
-    /// Writes a table atomically, with the BOM.
+    /// Writes a table atomically, with the BOM; a cell a spreadsheet would run as a formula is
+    /// written as text (see `domain::to_spreadsheet_cell`) and read back unchanged.
     pub fn write_table(&self, table: &CsvTable) -> Result<(), StoreError> {
         let path = self.file_path(&table.file_name)?;
         let csv_error = |message: String| StoreError::Csv {
@@ -123,11 +124,11 @@ impl Session {
         };
         let mut writer = csv::Writer::from_writer(BOM.as_bytes().to_vec());
         writer
-            .write_record(&table.fields)
+            .write_record(table.fields.iter().map(|f| to_spreadsheet_cell(f).into_owned()))
             .map_err(|e| csv_error(e.to_string()))?;
         for row in &table.rows {
             writer
-                .write_record(row)
+                .write_record(row.iter().map(|cell| to_spreadsheet_cell(cell).into_owned()))
                 .map_err(|e| csv_error(e.to_string()))?;
         }
         let bytes = writer.into_inner().map_err(|e| csv_error(e.to_string()))?;
@@ -173,6 +174,23 @@ mod tests {
         let back = session.read_table(SUMMARY_CSV).unwrap();
         assert_eq!(back, table);
         assert_eq!(back.extra_fields(), ["自定义"]);
+    }
+
+    #[test]
+    fn formula_cells_are_text_on_disk_and_unchanged_when_read() {
+        let (_dir, session) = session();
+        let formula = "=cmd|' /C calc'!A0";
+        let table = CsvTable::from_keyed_rows(
+            SUMMARY_CSV,
+            &[],
+            &[row(&[("项目名称", formula), ("价税合计", "-12.50"), ("备注", "@x")])],
+        );
+        session.write_table(&table).unwrap();
+        let text = fs::read_to_string(session.path().join(SUMMARY_CSV)).unwrap();
+        assert!(text.contains(",'=cmd|' /C calc'!A0,"), "{text}");
+        assert!(text.contains(",-12.50,"), "{text}");
+        assert!(text.contains(",'@x,"), "{text}");
+        assert_eq!(session.read_table(SUMMARY_CSV).unwrap(), table);
     }
 
     #[test]
