@@ -50,22 +50,53 @@ pub fn fill(template: &[u8], doc: &OutboundDoc) -> Result<Filled, DocError> {
         let Some(root) = document.root_mut() else {
             continue;
         };
-        let names = Names::for_root(root);
-        merge_all(root, &names);
-        if part == DOCUMENT_PART {
-            fill_item_row(root, &names, &doc.items)?;
-        }
-        let scalars = |name: &str| match placeholder::field(name) {
-            Some(Field::Scalar(field)) => Resolution::Value(scalar_value(field, doc, &totals)),
-            Some(Field::Item(_)) | None => Resolution::Unknown,
-        };
-        substitute(root, &names, &scalars, &mut unknown);
+        fill_part(root, part == DOCUMENT_PART, doc, &totals, &mut unknown)?;
         replaced.insert(part, document.serialize());
     }
     Ok(Filled {
         docx: package.write(&replaced)?,
         unknown_placeholders: unknown.into_iter().collect(),
     })
+}
+
+/// Fills one XML part; `with_items` for the main document, which holds the item row.
+fn fill_part(
+    root: &mut Element,
+    with_items: bool,
+    doc: &OutboundDoc,
+    totals: &Totals,
+    unknown: &mut BTreeSet<String>,
+) -> Result<(), DocError> {
+    let names = Names::for_root(root);
+    merge_all(root, &names);
+    // Every `w:t` is scanned once, before any value is in it: the item row is taken out
+    // for the scalar pass and its copies are filled with items and scalars together, so
+    // a value that looks like a placeholder (`X{{合计大写}}Y` typed as an item name) stays
+    // text.
+    let item_row = if with_items {
+        Some(take_item_row(root, &names)?)
+    } else {
+        None
+    };
+    let scalars = |name: &str| match placeholder::field(name) {
+        Some(Field::Scalar(field)) => Resolution::Value(scalar_value(field, doc, totals)),
+        Some(Field::Item(_)) | None => Resolution::Unknown,
+    };
+    substitute(root, &names, &scalars, unknown);
+    if let Some(taken) = item_row {
+        put_item_rows(root, taken, &names, &doc.items, unknown, |name, position, item| {
+        match placeholder::field(name) {
+            Some(Field::Item(field)) => {
+            Resolution::Value(item_value(field, position, item))
+            }
+            Some(Field::Scalar(field)) => {
+            Resolution::Value(scalar_value(field, doc, totals))
+            }
+            None => Resolution::Unknown,
+        }
+        })?;
+    }
+    Ok(())
 }
 
 /// Lists the placeholders of a template and whether it has exactly one item row, without
@@ -123,8 +154,6 @@ fn merge_all(root: &mut Element, names: &Names) {
 enum Resolution {
     /// Replace it with this text.
     Value(String),
-    /// Not this pass's business: leave it for a later pass.
-    Keep,
     /// Leave it visible and report it.
     Unknown,
 }
@@ -155,7 +184,6 @@ fn substitute(
                     out.push_str(&one_line(&value));
                     changed = true;
                 }
-                Resolution::Keep => out.push_str(&text[found.range.clone()]),
                 Resolution::Unknown => {
                     unknown.insert(found.name);
                     out.push_str(&text[found.range.clone()]);
@@ -204,12 +232,15 @@ fn item_value(field: ItemField, position: usize, item: &OutboundItem) -> String 
     }
 }
 
-/// Replaces the one item row by a filled copy per item (none for no items).
-fn fill_item_row(
-    root: &mut Element,
-    names: &Names,
-    items: &[OutboundItem],
-) -> Result<(), DocError> {
+/// The template's one item row, taken out of its table until its copies are put back.
+struct TakenRow {
+    table_path: Vec<usize>,
+    index: usize,
+    row: Element,
+}
+
+/// Takes the one item row out of the document (an error unless there is exactly one).
+fn take_item_row(root: &mut Element, names: &Names) -> Result<TakenRow, DocError> {
     let mut rows = Vec::new();
     find_item_rows(root, names, &mut Vec::new(), &mut rows);
     let path = match rows.as_slice() {
@@ -217,28 +248,45 @@ fn fill_item_row(
         [path] => path.clone(),
         several => return Err(DocError::SeveralItemRows(several.len())),
     };
-    let Some((&row_index, parent_path)) = path.split_last() else {
+    let Some((&index, table_path)) = path.split_last() else {
         return Err(DocError::NoItemRow);
     };
-    let Some(table) = element_at_mut(root, parent_path) else {
+    let Some(table) = element_at_mut(root, table_path) else {
         return Err(DocError::NoItemRow);
     };
-    let Node::Element(row) = table.children.remove(row_index) else {
+    let Node::Element(row) = table.children.remove(index) else {
         return Err(DocError::NoItemRow);
     };
-    let mut ignored = BTreeSet::new();
-    let copies = items.iter().enumerate().map(|(position, item)| {
-        let mut copy = row.clone();
-        let resolve = |name: &str| match placeholder::field(name) {
-            Some(Field::Item(field)) => Resolution::Value(item_value(field, position, item)),
-            Some(Field::Scalar(_)) | None => Resolution::Keep,
-        };
-        substitute(&mut copy, names, &resolve, &mut ignored);
-        Node::Element(copy)
-    });
-    table
-        .children
-        .splice(row_index..row_index, copies.collect::<Vec<_>>());
+    Ok(TakenRow {
+        table_path: table_path.to_vec(),
+        index,
+        row,
+    })
+}
+
+/// Puts a filled copy of the taken row per item where it stood (none for no items).
+fn put_item_rows<'i>(
+    root: &mut Element,
+    taken: TakenRow,
+    names: &Names,
+    items: &'i [OutboundItem],
+    unknown: &mut BTreeSet<String>,
+    resolve: impl Fn(&str, usize, &'i OutboundItem) -> Resolution,
+) -> Result<(), DocError> {
+    let copies: Vec<Node> = items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| {
+            let mut copy = taken.row.clone();
+            substitute(&mut copy, names, &|name| resolve(name, position, item), unknown);
+            Node::Element(copy)
+        })
+        .collect();
+    let Some(table) = element_at_mut(root, &taken.table_path) else {
+        return Err(DocError::NoItemRow);
+    };
+    let index = taken.index.min(table.children.len());
+    table.children.splice(index..index, copies);
     Ok(())
 }
 
@@ -324,15 +372,8 @@ mod tests {
             Document::parse(&format!("{HEAD}<w:body>{body}</w:body></w:document>")).unwrap();
         let totals = doc.totals()?;
         let root = document.root_mut().unwrap();
-        let names = Names::for_root(root);
-        merge_all(root, &names);
-        fill_item_row(root, &names, &doc.items)?;
         let mut unknown = BTreeSet::new();
-        let scalars = |name: &str| match placeholder::field(name) {
-            Some(Field::Scalar(field)) => Resolution::Value(scalar_value(field, doc, &totals)),
-            _ => Resolution::Unknown,
-        };
-        substitute(root, &names, &scalars, &mut unknown);
+        fill_part(root, true, doc, &totals, &mut unknown)?;
         let out = document.serialize();
         let body = out[HEAD.len() + "<w:body>".len()..out.len() - "</w:body></w:document>".len()]
             .to_owned();
@@ -384,6 +425,24 @@ mod tests {
         );
         assert_eq!(out, expected);
         assert!(unknown.is_empty());
+    }
+
+    #[test]
+    fn placeholders_inside_values_stay_text() {
+        let body = format!(
+            "{}<w:tbl>{}{}</w:tbl>",
+            p("{{存放地点}}"),
+            row(&["{{名称}}", "{{存放地点}}"]),
+            row(&["{{合计大写}}"])
+        );
+        let mut doc = sample();
+        doc.items[0].name = "X{{合计大写}}Y".to_owned();
+        doc.storage = "库房{{名称}}".to_owned();
+        let (out, unknown) = fill_xml(&body, &doc).unwrap();
+        assert!(out.contains("X{{合计大写}}Y"), "{out}");
+        assert!(out.contains("库房{{名称}}"), "{out}");
+        assert!(out.contains("陆佰伍拾伍元整"), "{out}");
+        assert!(unknown.is_empty(), "{unknown:?}");
     }
 
     #[test]
