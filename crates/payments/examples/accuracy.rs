@@ -172,7 +172,7 @@ fn degraded(
 ) -> Result<image::DynamicImage, payments::PaymentsError> {
     let img = payments::preprocess::load(path)?;
     payments::fixtures::chat_forwarded(&img, width).map_err(|e| payments::PaymentsError::Image {
-        path: path.to_path_buf(),
+        file: path.display().to_string(),
         message: e.to_string(),
     })
 }

@@ -9,6 +9,7 @@
 
 pub mod amount;
 pub mod bands;
+pub mod bounded_image;
 pub mod card;
 pub mod colour_contrast;
 pub mod date;

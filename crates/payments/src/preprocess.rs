@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader};
+use image::{DynamicImage, GrayImage};
 
 use crate::bands::Band;
 use crate::error::PaymentsError;
@@ -41,31 +41,10 @@ impl Default for Prep {
     }
 }
 
-/// Reads an image file, applying its EXIF orientation (phone photos).
+/// Reads an image file, applying its EXIF orientation (phone photos), within the bounds of
+/// [`crate::bounded_image`]. For tools; recognition keeps the pixel permit while it works.
 pub fn load(path: &Path) -> Result<DynamicImage, PaymentsError> {
-    let image_err = |message: String| PaymentsError::Image {
-        path: path.to_path_buf(),
-        message,
-    };
-    let reader = ImageReader::open(path)
-        .map_err(|source| PaymentsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?
-        .with_guessed_format()
-        .map_err(|source| PaymentsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    let mut decoder = reader
-        .into_decoder()
-        .map_err(|e| image_err(e.to_string()))?;
-    let orientation = decoder
-        .orientation()
-        .map_err(|e| image_err(e.to_string()))?;
-    let mut image = DynamicImage::from_decoder(decoder).map_err(|e| image_err(e.to_string()))?;
-    image.apply_orientation(orientation);
-    Ok(image)
+    crate::bounded_image::load(path).map(|(image, _permit)| image)
 }
 
 /// An image made ready for OCR.

@@ -82,7 +82,7 @@ impl<O: Ocr> Recognizer<O> {
 
     /// Recognises an image file; the record's `file` is its file name.
     pub fn recognize_file(&self, path: &Path) -> Result<Recognition, PaymentsError> {
-        let image = preprocess::load(path)?;
+        let (image, _permit) = crate::bounded_image::load(path)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
