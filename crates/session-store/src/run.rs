@@ -93,7 +93,10 @@ impl Session {
 
     /// Ends the current run with its result.
     pub fn finish_run(&self, result: &serde_json::Value) -> Result<(), StoreError> {
-        self.write_json(RESULT_FILE, result)?;
+        let text = self.relative_paths(&result.to_string());
+        let result: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|_| result.clone());
+        self.write_json(RESULT_FILE, &result)?;
         if let Some(mut info) = self.current_run()? {
             info.finished = true;
             self.write_run(&info)?;

@@ -115,7 +115,7 @@ impl Session {
                 message: e.to_string(),
             })?,
         };
-        append_line(&self.log_path(log), &line)
+        append_line(&self.log_path(log), &self.relative_paths(&line))
     }
 
     /// Appends a plain line to session.log.
@@ -126,7 +126,32 @@ impl Session {
             module: module.to_owned(),
             message: message.to_owned(),
         };
-        append_line(&self.log_path(LogFile::Session), &line.to_line())
+        append_line(
+            &self.log_path(LogFile::Session),
+            &self.relative_paths(&line.to_line()),
+        )
+    }
+
+    /// `text` with this session's directory and the data dir taken off every absolute path
+    /// in it: clients see `x.png` and `sessions/…`, never where the data dir lives. The last
+    /// net under whatever message a component wrote (logs, events, results).
+    pub fn relative_paths(&self, text: &str) -> String {
+        let mut text = text.to_owned();
+        let session_dir = self.path.to_string_lossy();
+        let data_dir = self
+            .path
+            .parent()
+            .and_then(Path::parent)
+            .map(|dir| dir.to_string_lossy().into_owned());
+        for dir in [Some(session_dir.into_owned()), data_dir]
+            .into_iter()
+            .flatten()
+        {
+            if dir.len() > 1 && text.contains(dir.as_str()) {
+                text = text.replace(&format!("{dir}/"), "").replace(&dir, ".");
+            }
+        }
+        text
     }
 
     /// Writes a JSON document atomically.
@@ -194,5 +219,44 @@ pub(crate) fn read_json_at(
             }),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(StoreError::io(path)(error)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{LogFile, Store, StoreOptions};
+    use domain::{Event, FileStatus};
+
+    #[test]
+    fn messages_carry_no_absolute_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), StoreOptions::default()).unwrap();
+        let session = store.create_session().unwrap();
+        let inside = session.path().join("a.png").display().to_string();
+        let data = dir.path().join("secret.key").display().to_string();
+        session
+            .log("ERROR", "pipeline", &format!("{inside} / {data}"))
+            .unwrap();
+        session
+            .emit(&Event::FileProgress {
+                file: "a.png".into(),
+                status: FileStatus::Error,
+                summary: None,
+                error: Some(format!("cannot read {inside}")),
+            })
+            .unwrap();
+        session
+            .finish_run(&serde_json::json!({"ok": false, "error": inside}))
+            .unwrap();
+        for name in [
+            LogFile::Session.file_name(),
+            LogFile::FileEvents.file_name(),
+            "result.json",
+        ] {
+            let text = std::fs::read_to_string(session.path().join(name)).unwrap();
+            let root = dir.path().display().to_string();
+            assert!(!text.contains(&root), "{name}: {text}");
+            assert!(text.contains("a.png"), "{name}: {text}");
+        }
     }
 }

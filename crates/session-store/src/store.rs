@@ -29,8 +29,10 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating when needed) a data dir.
+    /// Opens (creating when needed) a data dir. A relative path is made absolute here, once,
+    /// so every component (the browser's file upload among them) sees absolute paths.
     pub fn open(data_dir: &Path, options: StoreOptions) -> Result<Self, StoreError> {
+        let data_dir = std::path::absolute(data_dir).map_err(StoreError::io(data_dir))?;
         let sessions_dir = data_dir.join("sessions");
         fs::create_dir_all(&sessions_dir).map_err(StoreError::io(&sessions_dir))?;
         let key = SecretKey::load_or_create(&data_dir.join("secret.key"))?;
@@ -71,6 +73,43 @@ impl Store {
         Session::new(id, path, self.key.clone(), self.options.max_upload_bytes)
     }
 
+    /// The data dir (absolute).
+    pub fn data_dir(&self) -> &Path {
+        self.sessions_dir.parent().unwrap_or(&self.sessions_dir)
+    }
+
+    /// Removes what a crash left half-written in the sessions: `.upload-*.part` uploads and
+    /// `.tmp-*` files of atomic writes. Call at start-up, before serving. Returns how many.
+    pub fn remove_crash_leftovers(&self) -> Result<usize, StoreError> {
+        let entries =
+            fs::read_dir(&self.sessions_dir).map_err(StoreError::io(&self.sessions_dir))?;
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let Ok(files) = fs::read_dir(entry.path()) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let name = file.file_name();
+                let name = name.to_string_lossy();
+                let leftover = (name.starts_with(".upload-") && name.ends_with(".part"))
+                    || name.starts_with(".tmp-");
+                if !leftover {
+                    continue;
+                }
+                let path = file.path();
+                let gone = if path.is_dir() {
+                    fs::remove_dir_all(&path)
+                } else {
+                    fs::remove_file(&path)
+                };
+                if gone.is_ok() {
+                    removed += 1;
+                }
+            }
+        }
+        Ok(removed)
+    }
+
     /// Closes every run that a crash or a kill left open, so no client waits on it forever.
     /// Returns the sessions that were closed.
     pub fn recover_interrupted_runs(&self) -> Result<Vec<SessionId>, StoreError> {
@@ -109,6 +148,35 @@ mod tests {
             store.session("../.."),
             Err(StoreError::SessionNotFound)
         ));
+    }
+
+    #[test]
+    fn crash_leftovers_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), StoreOptions::default()).unwrap();
+        let session = store.create_session().unwrap();
+        for name in [".upload-0123.part", ".tmp-4567", "a.pdf", ".cache"] {
+            fs::write(session.path().join(name), b"x").unwrap();
+        }
+        fs::create_dir(session.path().join(".tmp-docgen-1")).unwrap();
+        assert_eq!(store.remove_crash_leftovers().unwrap(), 3);
+        let mut left: Vec<String> = fs::read_dir(session.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".cache", "a.pdf"]);
+    }
+
+    #[test]
+    fn a_relative_data_dir_is_made_absolute() {
+        let store = Store::open(
+            Path::new("../../target/test-relative-data-dir"),
+            StoreOptions::default(),
+        )
+        .unwrap();
+        assert!(store.data_dir().is_absolute());
+        assert!(store.create_session().unwrap().path().is_absolute());
     }
 
     #[test]

@@ -107,7 +107,11 @@ impl Session {
             let row: HashMap<String, String> = headers
                 .iter()
                 .cloned()
-                .zip(record.iter().map(|cell| from_spreadsheet_cell(cell).to_owned()))
+                .zip(
+                    record
+                        .iter()
+                        .map(|cell| from_spreadsheet_cell(cell).to_owned()),
+                )
                 .collect();
             keyed.push(row);
         }
@@ -124,11 +128,19 @@ impl Session {
         };
         let mut writer = csv::Writer::from_writer(BOM.as_bytes().to_vec());
         writer
-            .write_record(table.fields.iter().map(|f| to_spreadsheet_cell(f).into_owned()))
+            .write_record(
+                table
+                    .fields
+                    .iter()
+                    .map(|f| to_spreadsheet_cell(f).into_owned()),
+            )
             .map_err(|e| csv_error(e.to_string()))?;
         for row in &table.rows {
             writer
-                .write_record(row.iter().map(|cell| to_spreadsheet_cell(cell).into_owned()))
+                .write_record(
+                    row.iter()
+                        .map(|cell| to_spreadsheet_cell(cell).into_owned()),
+                )
                 .map_err(|e| csv_error(e.to_string()))?;
         }
         let bytes = writer.into_inner().map_err(|e| csv_error(e.to_string()))?;
@@ -183,7 +195,11 @@ mod tests {
         let table = CsvTable::from_keyed_rows(
             SUMMARY_CSV,
             &[],
-            &[row(&[("项目名称", formula), ("价税合计", "-12.50"), ("备注", "@x")])],
+            &[row(&[
+                ("项目名称", formula),
+                ("价税合计", "-12.50"),
+                ("备注", "@x"),
+            ])],
         );
         session.write_table(&table).unwrap();
         let text = fs::read_to_string(session.path().join(SUMMARY_CSV)).unwrap();
