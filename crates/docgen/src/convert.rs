@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 use crate::error::DocError;
+use crate::lifetime::{self, SCRATCH_PREFIX};
 use crate::office::{self, EXIT_RESTART, Office};
 use crate::warm::{WarmError, WarmOffice};
 
@@ -43,6 +44,10 @@ pub struct ConverterConfig {
     pub startup_timeout: Duration,
     /// The warm LibreOffice is restarted after this many conversions, to bound its memory.
     pub recycle_after: u64,
+    /// Where scratch directories (profiles, logs, pid files) are made; None: the system's
+    /// temp dir. A service gives its own, and cleans it at start with
+    /// [`crate::reap_leftovers`].
+    pub work_dir: Option<PathBuf>,
 }
 
 impl Default for ConverterConfig {
@@ -54,6 +59,7 @@ impl Default for ConverterConfig {
             timeout: Duration::from_secs(60),
             startup_timeout: Duration::from_secs(60),
             recycle_after: 500,
+            work_dir: None,
         }
     }
 }
@@ -136,7 +142,7 @@ impl Converter {
     pub fn convert_docx_to_doc(&self, docx: &[u8]) -> Result<Vec<u8>, DocError> {
         let mut state = self.lock();
         let office = self.office(&mut state)?;
-        let scratch = scratch_dir(&mut state)?;
+        let scratch = scratch_dir(&mut state, self.config.work_dir.as_deref())?;
         state.next_id += 1;
         let input = scratch.join(format!("in-{}.docx", state.next_id));
         // One-shot soffice names its output after the input, so the warm path does too.
@@ -247,7 +253,8 @@ impl Converter {
                 "未找到带 uno 模块的 Python（Debian 软件包 python3-uno）".to_owned(),
             ));
         };
-        let scratch = scratch_dir(state).map_err(|e| WarmError::Start(e.to_string()))?;
+        let scratch = scratch_dir(state, self.config.work_dir.as_deref())
+            .map_err(|e| WarmError::Start(e.to_string()))?;
         let started = Instant::now();
         let warm = WarmOffice::start(
             office,
@@ -298,7 +305,7 @@ impl Converter {
         input: &Path,
         output: &Path,
     ) -> Result<(), DocError> {
-        let scratch = scratch_dir(state)?;
+        let scratch = scratch_dir(state, self.config.work_dir.as_deref())?;
         let profile = scratch.join("cold-profile");
         let log = scratch.join("cold-soffice.log");
         let deadline = Instant::now() + self.config.timeout;
@@ -312,7 +319,8 @@ impl Converter {
                     .open(&log)
                     .map_err(|source| DocError::Setup { what, source })
             };
-            let mut child = Command::new(&office.program)
+            let mut command = Command::new(&office.program);
+            command
                 .args([
                     "--headless",
                     "--invisible",
@@ -330,18 +338,17 @@ impl Converter {
                 .arg(input)
                 .stdin(Stdio::null())
                 .stdout(log_file("创建日志文件")?)
-                .stderr(log_file("创建日志文件")?)
-                .spawn()
-                .map_err(|source| match source.kind() {
-                    std::io::ErrorKind::NotFound => DocError::LibreOfficeMissing(format!(
-                        "无法运行 {}",
-                        office.program.display()
-                    )),
-                    _ => DocError::Setup {
-                        what: "启动 LibreOffice",
-                        source,
-                    },
-                })?;
+                .stderr(log_file("创建日志文件")?);
+            let mut child = lifetime::spawn(command).map_err(|source| match source.kind() {
+                std::io::ErrorKind::NotFound => {
+                    DocError::LibreOfficeMissing(format!("无法运行 {}", office.program.display()))
+                }
+                _ => DocError::Setup {
+                    what: "启动 LibreOffice",
+                    source,
+                },
+            })?;
+            lifetime::record(&scratch, child.id());
             let status = office::wait_with_deadline(&mut child, deadline).map_err(|source| {
                 DocError::Setup {
                     what: "等待 LibreOffice",
@@ -380,13 +387,18 @@ impl Converter {
     }
 }
 
-fn scratch_dir(state: &mut State) -> Result<PathBuf, DocError> {
+fn scratch_dir(state: &mut State, work_dir: Option<&Path>) -> Result<PathBuf, DocError> {
     if let Some(dir) = &state.scratch {
         return Ok(dir.path().to_path_buf());
     }
+    let parent = work_dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
+    std::fs::create_dir_all(&parent).map_err(|source| DocError::Setup {
+        what: "创建临时目录",
+        source,
+    })?;
     let dir = tempfile::Builder::new()
-        .prefix("docgen-")
-        .tempdir()
+        .prefix(SCRATCH_PREFIX)
+        .tempdir_in(parent)
         .map_err(|source| DocError::Setup {
             what: "创建临时目录",
             source,

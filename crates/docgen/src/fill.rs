@@ -84,17 +84,18 @@ fn fill_part(
     };
     substitute(root, &names, &scalars, unknown);
     if let Some(taken) = item_row {
-        put_item_rows(root, taken, &names, &doc.items, unknown, |name, position, item| {
-        match placeholder::field(name) {
-            Some(Field::Item(field)) => {
-            Resolution::Value(item_value(field, position, item))
-            }
-            Some(Field::Scalar(field)) => {
-            Resolution::Value(scalar_value(field, doc, totals))
-            }
-            None => Resolution::Unknown,
-        }
-        })?;
+        put_item_rows(
+            root,
+            taken,
+            &names,
+            &doc.items,
+            unknown,
+            |name, position, item| match placeholder::field(name) {
+                Some(Field::Item(field)) => Resolution::Value(item_value(field, position, item)),
+                Some(Field::Scalar(field)) => Resolution::Value(scalar_value(field, doc, totals)),
+                None => Resolution::Unknown,
+            },
+        )?;
     }
     Ok(())
 }
@@ -278,7 +279,12 @@ fn put_item_rows<'i>(
         .enumerate()
         .map(|(position, item)| {
             let mut copy = taken.row.clone();
-            substitute(&mut copy, names, &|name| resolve(name, position, item), unknown);
+            substitute(
+                &mut copy,
+                names,
+                &|name| resolve(name, position, item),
+                unknown,
+            );
             Node::Element(copy)
         })
         .collect();

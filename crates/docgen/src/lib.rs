@@ -9,6 +9,7 @@ mod convert;
 mod error;
 mod fill;
 mod generate;
+mod lifetime;
 mod merge;
 mod model;
 mod office;
@@ -25,5 +26,6 @@ pub use fill::{Filled, TemplateReport, check_template, fill, fill_docx};
 pub use generate::{
     DEFAULT_TEMPLATE, DOC_FILE_NAME, DOCX_FILE_NAME, Generated, generate, write_atomic,
 };
+pub use lifetime::{Reaped, reap_leftovers};
 pub use model::{OutboundDoc, OutboundItem, Totals};
 pub use office::DEBIAN_PACKAGE;

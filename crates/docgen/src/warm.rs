@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+use crate::lifetime;
 use crate::office::{self, EXIT_RESTART, Office};
 
 const HELPER: &str = include_str!("warm_helper.py");
@@ -84,7 +85,8 @@ impl WarmOffice {
 
         let mut soffice = spawn_soffice(office, profile, &pipe_name, &soffice_log)
             .map_err(|e| WarmError::Start(format!("无法启动 LibreOffice（{e}）")))?;
-        let helper = Command::new(python)
+        let mut helper = Command::new(python);
+        helper
             .arg("-c")
             .arg(HELPER)
             .arg(&pipe_name)
@@ -92,8 +94,8 @@ impl WarmOffice {
             .arg(scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(log_file(&helper_log))
-            .spawn();
+            .stderr(log_file(&helper_log));
+        let helper = lifetime::spawn(helper);
         let mut helper = match helper {
             Ok(helper) => helper,
             Err(e) => {
@@ -264,7 +266,8 @@ fn spawn_soffice(
     pipe_name: &str,
     log: &Path,
 ) -> std::io::Result<Child> {
-    Command::new(&office.program)
+    let mut command = Command::new(&office.program);
+    command
         .args([
             "--headless",
             "--invisible",
@@ -282,8 +285,13 @@ fn spawn_soffice(
         ))
         .stdin(Stdio::null())
         .stdout(log_file(log))
-        .stderr(log_file(log))
-        .spawn()
+        .stderr(log_file(log));
+    let child = lifetime::spawn(command)?;
+    // The log lives in the scratch directory, which is where the pid is recorded.
+    if let Some(scratch) = log.parent() {
+        lifetime::record(scratch, child.id());
+    }
+    Ok(child)
 }
 
 /// A log file for a child's output, or nowhere if it cannot be created.
@@ -309,4 +317,35 @@ fn remove_pipe_files(pipe_name: &str) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+
+/// Removes the pipe sockets of warm LibreOffices whose service (the pid in the pipe name
+/// `docgen-<pid>-<n>`) no longer runs: what a killed service left in /tmp.
+pub(crate) fn remove_orphan_pipes() -> usize {
+    let Ok(entries) = std::fs::read_dir("/tmp") else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let Some(rest) = name
+            .strip_prefix("OSL_PIPE_")
+            .and_then(|rest| rest.split_once("_docgen-"))
+            .map(|(_uid, rest)| rest)
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists()
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
 }
