@@ -74,7 +74,10 @@ fn write_csv(out: &mut impl Write, rows: &[InvoiceRow]) -> anyhow::Result<()> {
     writer.write_record(COLUMNS)?;
     for row in rows {
         // As the service writes it: a formula-like cell is text in a spreadsheet.
-        writer.write_record(row.cells().map(|c| domain::to_spreadsheet_cell(c).into_owned()))?;
+        writer.write_record(
+            row.cells()
+                .map(|c| domain::to_spreadsheet_cell(c).into_owned()),
+        )?;
     }
     writer.flush()?;
     Ok(())

@@ -12,7 +12,11 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
+    // Once, here: every component (the browser's file upload among them) needs absolute paths,
+    // whatever the user typed.
+    args.data_dir = std::path::absolute(&args.data_dir)
+        .with_context(|| format!("cannot resolve data dir {}", args.data_dir.display()))?;
     let (config, config_path) = ServiceConfig::load(args.config.as_deref(), &args.data_dir)?;
     let max_upload_mib = args.max_upload_mib.unwrap_or(config.upload.max_file_mib);
     let options = StoreOptions {
@@ -20,6 +24,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let store = Store::open(&args.data_dir, options)
         .with_context(|| format!("cannot open data dir {}", args.data_dir.display()))?;
+    let work_dir = args.data_dir.join("tmp");
+    clean_crash_leftovers(&store, &work_dir)?;
     let recovered = store.recover_interrupted_runs()?;
     if !recovered.is_empty() {
         tracing::warn!(
@@ -34,6 +40,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let converter = Arc::new(Converter::new(ConverterConfig {
         mode: config.document.convert_mode()?,
+        work_dir: Some(work_dir),
         ..ConverterConfig::default()
     }));
     warm_up_in_background(Arc::clone(&converter));
@@ -77,6 +84,23 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let workers = args.workers;
     http_api::run(listener, state, workers)?;
     tracing::info!("reimburse stopped");
+    Ok(())
+}
+
+/// Removes what a crash of the last run left: half-written uploads and files in the sessions,
+/// and the LibreOffice it started with its scratch folders.
+fn clean_crash_leftovers(store: &Store, work_dir: &std::path::Path) -> anyhow::Result<()> {
+    let files = store.remove_crash_leftovers()?;
+    let reaped = docgen::reap_leftovers(work_dir);
+    if files + reaped.processes + reaped.directories + reaped.pipes > 0 {
+        tracing::warn!(
+            files,
+            libreoffice_processes = reaped.processes,
+            scratch_dirs = reaped.directories,
+            pipes = reaped.pipes,
+            "removed what the last run left behind"
+        );
+    }
     Ok(())
 }
 
