@@ -67,7 +67,16 @@ mod tests {
     #[test]
     fn ordinary_values_and_numbers_stay_as_they_are() {
         for value in [
-            "", "-12.50", "+3", "-0.5", "12.50", "办公用品", "a=b", "6217000011112222", "-", "-.5",
+            "",
+            "-12.50",
+            "+3",
+            "-0.5",
+            "12.50",
+            "办公用品",
+            "a=b",
+            "6217000011112222",
+            "-",
+            "-.5",
         ] {
             let expected_quote = value == "-" || value == "-.5";
             let cell = to_spreadsheet_cell(value);

@@ -149,12 +149,16 @@ fn jpeg_scaled(bytes: &[u8], width: u32, height: u32) -> Result<DynamicImage, St
     let info = decoder.info().ok_or("JPEG 头信息缺失")?;
     let (w, h) = (u32::from(w), u32::from(h));
     let image = match info.pixel_format {
-        jpeg_decoder::PixelFormat::L8 => image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::from),
+        jpeg_decoder::PixelFormat::L8 => {
+            image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::from)
+        }
         jpeg_decoder::PixelFormat::L16 => {
             let grey = pixels.iter().step_by(2).copied().collect();
             image::GrayImage::from_raw(w, h, grey).map(DynamicImage::from)
         }
-        jpeg_decoder::PixelFormat::RGB24 => image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::from),
+        jpeg_decoder::PixelFormat::RGB24 => {
+            image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::from)
+        }
         jpeg_decoder::PixelFormat::CMYK32 => {
             let rgb = pixels
                 .chunks_exact(4)
@@ -196,7 +200,11 @@ mod tests {
         for &byte in data {
             crc ^= u32::from(byte);
             for _ in 0..8 {
-                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xedb8_8320
+                } else {
+                    crc >> 1
+                };
             }
         }
         !crc
@@ -213,10 +221,7 @@ mod tests {
     /// The JPEG with its frame header's size patched, as in the report that killed the service.
     fn patched_jpeg(width: u16, height: u16) -> Vec<u8> {
         let mut bytes = jpeg(64, 64);
-        let sof = bytes
-            .windows(2)
-            .position(|w| w == [0xff, 0xc0])
-            .unwrap();
+        let sof = bytes.windows(2).position(|w| w == [0xff, 0xc0]).unwrap();
         bytes[sof + 5..sof + 7].copy_from_slice(&height.to_be_bytes());
         bytes[sof + 7..sof + 9].copy_from_slice(&width.to_be_bytes());
         bytes

@@ -17,7 +17,11 @@ pub enum PaymentsError {
         "{file}：图片尺寸 {width}×{height} 超出上限（{max_mp} 百万像素），请上传原始截图或普通照片",
         max_mp = crate::bounded_image::MAX_PIXELS / 1_000_000
     )]
-    TooLarge { file: String, width: u32, height: u32 },
+    TooLarge {
+        file: String,
+        width: u32,
+        height: u32,
+    },
     #[error("tesseract is not installed or not runnable ({0})")]
     TesseractMissing(String),
     #[error("tesseract failed: {0}")]
