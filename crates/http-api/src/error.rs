@@ -37,6 +37,18 @@ pub enum ApiError {
     BadRequest(String),
     #[error("接口不存在")]
     NoSuchEndpoint,
+    #[error(
+        "不接受的主机名「{0}」：请用 IP 地址或 localhost 访问，或把该名称加入配置 [server] allowed_hosts"
+    )]
+    HostNotAllowed(String),
+    #[error("拒绝跨站请求：请从本服务自己的页面操作")]
+    CrossSite,
+    #[error("该会话打开的日志流过多（上限 {0} 个），请关闭多余的页面")]
+    TooManyStreams(usize),
+    #[error("请求体过大（上限 {0} MiB）")]
+    BodyTooLarge(usize),
+    #[error("请求体接收超时：{0} 秒内未收到数据")]
+    BodyTimeout(u64),
     #[error("服务器内部错误")]
     Internal(String),
 }
@@ -53,7 +65,11 @@ impl ResponseError for ApiError {
             | Self::ContentMismatch(..)
             | Self::EmptyFile
             | Self::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::TooLarge(_) | Self::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::HostNotAllowed(_) => StatusCode::MISDIRECTED_REQUEST,
+            Self::CrossSite => StatusCode::FORBIDDEN,
+            Self::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             Self::Busy => StatusCode::CONFLICT,
             Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -64,6 +80,26 @@ impl ResponseError for ApiError {
             tracing::error!("internal error: {detail}");
         }
         HttpResponse::build(self.status_code()).json(serde_json::json!({"error": self.to_string()}))
+    }
+}
+
+/// The `{error}` text of a response whose handler gave none (actix's own refusals, the front
+/// door's): by status, in the interface's language.
+pub(crate) fn status_message(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "请求格式错误",
+        403 => "拒绝访问",
+        404 => "接口不存在",
+        405 => "不支持该请求方法",
+        408 => "请求超时",
+        411 => "请求须带 Content-Length（不支持分块传输的请求体）",
+        413 => "请求体过大",
+        414 => "请求地址过长",
+        415 => "不支持的请求内容类型",
+        429 => "请求过于频繁",
+        431 => "请求头过大",
+        500..=599 => "服务器内部错误",
+        _ => "请求失败",
     }
 }
 

@@ -1,13 +1,16 @@
 //! The HTTP shell of reimburse: routes, error mapping, uploads and the SSE stream on actix-web.
 
 mod error;
-mod panic_guard;
+mod front_door;
+mod middleware;
 mod routes;
 mod server;
 mod sse;
 mod state;
 
 pub use error::ApiError;
-pub use server::{run, serve};
+pub use front_door::{HEAD_TIMEOUT, MAX_HEAD_BYTES, MAX_TARGET_BYTES};
+pub use middleware::AllowedHosts;
+pub use server::{JSON_LIMIT, SMALL_BODY_LIMIT, run, serve};
 pub use sse::SseSettings;
 pub use state::AppState;

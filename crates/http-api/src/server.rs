@@ -1,15 +1,78 @@
-//! Building and running the actix-web server.
+//! Building and running the server: the front door on every connection, then actix-web with
+//! the middleware and the routes.
 
-use crate::panic_guard::catch_panic;
+use crate::front_door;
+use crate::middleware::{body_timeout, catch_panic, json_errors, origin_guard};
 use crate::routes;
 use crate::{ApiError, AppState};
-use actix_web::dev::Server;
-use actix_web::{App, HttpRequest, HttpServer, error, middleware, web};
+use actix_http::{HttpService, KeepAlive};
+use actix_service::{IntoServiceFactory, ServiceFactoryExt, fn_service, map_config};
+use actix_web::dev::{AppConfig, Server};
+use actix_web::{App, HttpRequest, error, middleware, web};
 use std::net::TcpListener;
+use std::time::Duration;
 use tracing_actix_web::TracingLogger;
 
-/// Largest JSON body (an edited table of a few thousand rows fits well inside).
-const JSON_LIMIT: usize = 16 * 1024 * 1024;
+/// Largest JSON body: an edited table at its row limit (see routes::save) fits well inside.
+pub const JSON_LIMIT: usize = 4 * 1024 * 1024;
+
+/// Largest other body read whole (the processing endpoints' optional configuration).
+pub const SMALL_BODY_LIMIT: usize = 64 * 1024;
+
+/// How long requests in flight may finish when the service stops.
+const SHUTDOWN_TIMEOUT_SECS: u64 = 10;
+
+/// Headers on every response. HTML pages set their own Content-Security-Policy, which this one
+/// (for JSON, files and streams) does not override.
+fn security_headers() -> middleware::DefaultHeaders {
+    middleware::DefaultHeaders::new()
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("X-Frame-Options", "DENY"))
+        .add(("Referrer-Policy", "no-referrer"))
+        .add(("Cross-Origin-Resource-Policy", "same-origin"))
+        .add((
+            "Content-Security-Policy",
+            "default-src 'none'; frame-ancestors 'none'",
+        ))
+}
+
+/// The application: middleware (outermost first: `{error}` bodies, security headers, panics,
+/// tracing, Host and cross-site checks, body idle timeout), extractor settings and routes.
+fn app(
+    data: web::Data<AppState>,
+) -> App<
+    impl actix_service::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .wrap(middleware::from_fn(body_timeout))
+        .wrap(middleware::from_fn(origin_guard))
+        .wrap(TracingLogger::default())
+        .wrap(middleware::from_fn(catch_panic))
+        .wrap(security_headers())
+        .wrap(middleware::from_fn(json_errors))
+        .app_data(data)
+        .app_data(
+            web::JsonConfig::default()
+                .limit(JSON_LIMIT)
+                .error_handler(json_error),
+        )
+        .app_data(web::PayloadConfig::default().limit(SMALL_BODY_LIMIT))
+        .app_data(web::PathConfig::default().error_handler(|_, _| ApiError::SessionNotFound.into()))
+        .app_data(
+            web::QueryConfig::default()
+                .error_handler(|e, _| ApiError::BadRequest(e.to_string()).into()),
+        )
+        .configure(routes::configure)
+        .default_service(web::to(|| async {
+            Err::<actix_web::HttpResponse, _>(ApiError::NoSuchEndpoint)
+        }))
+}
 
 /// Starts serving on an already bound listener (port 0 in tests). The returned server runs until
 /// it is stopped or receives SIGINT/SIGTERM, then finishes in-flight requests gracefully.
@@ -19,33 +82,32 @@ pub fn serve(
     workers: Option<usize>,
 ) -> std::io::Result<Server> {
     let data = web::Data::new(state);
-    let server = HttpServer::new(move || {
-        App::new()
-            .wrap(middleware::from_fn(catch_panic))
-            .wrap(TracingLogger::default())
-            .app_data(data.clone())
-            .app_data(
-                web::JsonConfig::default()
-                    .limit(JSON_LIMIT)
-                    .error_handler(json_error),
-            )
-            .app_data(
-                web::PathConfig::default().error_handler(|_, _| ApiError::SessionNotFound.into()),
-            )
-            .app_data(
-                web::QueryConfig::default()
-                    .error_handler(|e, _| ApiError::BadRequest(e.to_string()).into()),
-            )
-            .configure(routes::configure)
-            .default_service(web::to(|| async {
-                Err::<actix_web::HttpResponse, _>(ApiError::NoSuchEndpoint)
-            }))
-    });
-    let server = match workers {
-        Some(count) => server.workers(count.max(1)),
-        None => server,
-    };
-    let server = server.listen(listener)?.shutdown_timeout(10).run();
+    let addr = listener.local_addr()?;
+    listener.set_nonblocking(true)?;
+    let mut builder = Server::build().shutdown_timeout(SHUTDOWN_TIMEOUT_SECS);
+    if let Some(count) = workers {
+        builder = builder.workers(count.max(1));
+    }
+    let server = builder
+        .listen("reimburse", listener, move || {
+            let data = data.clone();
+            let http = HttpService::build()
+                // One request per connection: every head passes the front door.
+                .keep_alive(KeepAlive::Disabled)
+                .client_request_timeout(front_door::HEAD_TIMEOUT)
+                .client_disconnect_timeout(Duration::from_secs(1))
+                .local_addr(addr)
+                .h1(map_config(
+                    app(data)
+                        .into_factory()
+                        .map_err(|err: actix_web::Error| err.error_response()),
+                    |()| AppConfig::default(),
+                ));
+            fn_service(|stream: actix_rt::net::TcpStream| front_door::admit(stream))
+                .map_err(actix_http::error::DispatchError::Io)
+                .and_then(http)
+        })?
+        .run();
     Ok(server)
 }
 
@@ -61,7 +123,9 @@ fn json_error(error: error::JsonPayloadError, _: &HttpRequest) -> error::Error {
             "请求体必须是 JSON（Content-Type: application/json）".to_owned()
         }
         error::JsonPayloadError::Overflow { .. }
-        | error::JsonPayloadError::OverflowKnownLength { .. } => "请求体过大".to_owned(),
+        | error::JsonPayloadError::OverflowKnownLength { .. } => {
+            return ApiError::BodyTooLarge(JSON_LIMIT / (1024 * 1024)).into();
+        }
         other => format!("请求体不是有效的 JSON：{other}"),
     };
     ApiError::BadRequest(message).into()

@@ -1,5 +1,6 @@
 //! What every handler shares: the store, the job runner, the defaults and the SSE watcher.
 
+use crate::AllowedHosts;
 use crate::sse::{SseSettings, WatchHub};
 use domain::SessionConfig;
 use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
@@ -20,6 +21,8 @@ pub struct AppState {
     pub finance: FinanceSettings,
     /// How payment screenshots are read (the language model, if one is configured).
     pub screenshots: ScreenshotSettings,
+    /// Host names accepted besides IP addresses and localhost.
+    pub allowed_hosts: AllowedHosts,
     pub(crate) hub: WatchHub,
 }
 
@@ -40,7 +43,14 @@ impl AppState {
             documents,
             finance,
             screenshots,
+            allowed_hosts: AllowedHosts::default(),
             hub: WatchHub::new(),
         }
+    }
+
+    /// Accepts these host names too (`[server] allowed_hosts`), for access by a DNS name.
+    pub fn with_allowed_hosts(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.allowed_hosts = AllowedHosts::new(names);
+        self
     }
 }

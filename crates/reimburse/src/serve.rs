@@ -71,7 +71,8 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
         ),
     }
     let screenshots = ScreenshotSettings { llm };
-    let state = AppState::new(store, defaults, sse, documents, finance, screenshots);
+    let state = AppState::new(store, defaults, sse, documents, finance, screenshots)
+        .with_allowed_hosts(config.server.allowed_hosts.iter().cloned());
     let listener =
         TcpListener::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
     let local = listener.local_addr()?;

@@ -19,6 +19,16 @@ pub struct ServiceConfig {
     pub document: Document,
     pub finance: Finance,
     pub llm: Llm,
+    pub server: Server,
+}
+
+/// How the service is reached.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Server {
+    /// Host names (DNS names the office uses for this machine) accepted in the Host header
+    /// besides IP addresses and localhost; anything else is refused (DNS rebinding).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// An optional OpenAI-compatible language model (see docs/llm.md). Without `base_url` the

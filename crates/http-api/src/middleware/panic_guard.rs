@@ -1,4 +1,4 @@
-//! Middleware that turns a panicking handler into a 500 `{error}` instead of a dropped connection.
+//! Turns a panicking handler into a 500 `{error}` instead of a dropped connection.
 
 use crate::ApiError;
 use actix_web::Error;

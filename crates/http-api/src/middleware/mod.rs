@@ -1,0 +1,13 @@
+//! The middleware every request passes, outermost first: `{error}` bodies for every error,
+//! security headers, panics caught, the Host and cross-site checks, the body's idle timeout.
+
+mod body_timeout;
+mod json_errors;
+mod origin;
+mod panic_guard;
+
+pub(crate) use body_timeout::body_timeout;
+pub(crate) use json_errors::json_errors;
+pub use origin::AllowedHosts;
+pub(crate) use origin::origin_guard;
+pub(crate) use panic_guard::catch_panic;
