@@ -37,7 +37,11 @@ pub(crate) async fn stream(
             .map(|run| run.offsets)
             .unwrap_or_default(),
     };
-    let subscription = state.hub.subscribe(session.path());
+    let max = state.sse.max_streams_per_session;
+    let subscription = state
+        .hub
+        .subscribe(session.path(), max)
+        .ok_or(ApiError::TooManyStreams(max))?;
     let body = event_stream(session, subscription, state.sse, start);
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/event-stream; charset=utf-8"))

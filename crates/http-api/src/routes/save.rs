@@ -9,6 +9,14 @@ use serde_json::{Map, Value};
 use session_store::{CsvTable, SUMMARY_CSV};
 use std::collections::HashMap;
 
+/// Most rows a save may carry: a claim has tens of invoices; this is far past any real one and
+/// keeps a save (and the document LibreOffice renders from it) to seconds.
+pub(crate) const MAX_SAVE_ROWS: usize = 2_000;
+/// Longest cell, in characters.
+pub(crate) const MAX_CELL_CHARS: usize = 2_000;
+/// Most columns a row may carry (the 13 and any a user added).
+pub(crate) const MAX_SAVE_COLUMNS: usize = 64;
+
 #[derive(Debug, Deserialize)]
 pub(crate) struct SaveRequest {
     #[serde(default)]
@@ -26,6 +34,12 @@ pub(crate) async fn save(
         return Err(ApiError::Busy);
     }
     let SaveRequest { csv_filename, data } = body.into_inner();
+    if data.len() > MAX_SAVE_ROWS {
+        return Err(ApiError::BadRequest(format!(
+            "表格行数 {} 超过上限（{MAX_SAVE_ROWS} 行）",
+            data.len()
+        )));
+    }
     let rows = data
         .iter()
         .enumerate()
@@ -79,6 +93,12 @@ pub(crate) async fn save(
 /// A row's cells as strings. Numbers and booleans are taken as their text and null as "", so a
 /// client that sends `1` for 序号 is not refused; nested values are refused.
 fn row_cells(index: usize, row: &Map<String, Value>) -> Result<HashMap<String, String>, ApiError> {
+    if row.len() > MAX_SAVE_COLUMNS {
+        return Err(ApiError::BadRequest(format!(
+            "第 {} 行的列数超过上限（{MAX_SAVE_COLUMNS} 列）",
+            index + 1
+        )));
+    }
     let mut cells = HashMap::new();
     for (key, value) in row {
         if key == "__row" {
@@ -96,6 +116,13 @@ fn row_cells(index: usize, row: &Map<String, Value>) -> Result<HashMap<String, S
                 )));
             }
         };
+        if text.chars().count() > MAX_CELL_CHARS || key.chars().count() > MAX_CELL_CHARS {
+            return Err(ApiError::BadRequest(format!(
+                "第 {} 行的「{}」超过 {MAX_CELL_CHARS} 个字符",
+                index + 1,
+                key.chars().take(20).collect::<String>()
+            )));
+        }
         cells.insert(key.clone(), text);
     }
     Ok(cells)

@@ -72,13 +72,17 @@ impl WatchHub {
         }
     }
 
-    pub(crate) fn subscribe(&self, dir: &Path) -> Subscription {
+    /// Subscribes to a directory's changes; None when it already has `max` subscribers.
+    pub(crate) fn subscribe(&self, dir: &Path, max: usize) -> Option<Subscription> {
         let mut watcher = self.watcher.lock().unwrap_or_else(PoisonError::into_inner);
         let (receiver, first) = {
             let mut map = self.senders.lock().unwrap_or_else(PoisonError::into_inner);
             let entry = map
                 .entry(dir.to_path_buf())
                 .or_insert_with(|| (0, watch::channel(0).0));
+            if entry.0 >= max {
+                return None;
+            }
             entry.0 += 1;
             (entry.1.subscribe(), entry.0 == 1)
         };
@@ -88,11 +92,11 @@ impl WatchHub {
         {
             tracing::warn!(dir = %dir.display(), "cannot watch, polling instead: {error}");
         }
-        Subscription {
+        Some(Subscription {
             hub: self.clone(),
             dir: dir.to_path_buf(),
             changes: receiver,
-        }
+        })
     }
 
     fn release(&self, dir: &Path) {
@@ -140,15 +144,19 @@ mod tests {
     async fn ticks_on_a_write_and_unwatches_after_the_last_subscriber() {
         let dir = tempfile::tempdir().unwrap();
         let hub = WatchHub::new();
-        let mut first = hub.subscribe(dir.path());
-        let second = hub.subscribe(dir.path());
+        let mut first = hub.subscribe(dir.path(), 8).unwrap();
+        let second = hub.subscribe(dir.path(), 8).unwrap();
+        assert!(
+            hub.subscribe(dir.path(), 2).is_none(),
+            "a third stream over the limit"
+        );
         std::fs::write(dir.path().join("session.log"), "x\n").unwrap();
         tokio::time::timeout(Duration::from_secs(5), first.changes.changed())
             .await
             .expect("a file event within 5 s")
             .unwrap();
         // Reading a file is no change: the stream reading its logs must not wake itself.
-        let mut reader = hub.subscribe(dir.path());
+        let mut reader = hub.subscribe(dir.path(), 8).unwrap();
         reader.changes.mark_unchanged();
         let _ = tokio::time::sleep(Duration::from_millis(300)).await;
         reader.changes.mark_unchanged();

@@ -19,6 +19,9 @@ pub struct SseSettings {
     /// A comment line is sent after this much silence, so proxies keep the connection and a
     /// closed client is noticed.
     pub keepalive: Duration,
+    /// Most streams open at once on one session (a page, a reload, a second tab, a phone);
+    /// past it a client gets 429 `{error}`.
+    pub max_streams_per_session: usize,
 }
 
 impl Default for SseSettings {
@@ -27,6 +30,7 @@ impl Default for SseSettings {
             poll_interval: Duration::from_millis(500),
             timeout: Duration::from_secs(900),
             keepalive: Duration::from_secs(15),
+            max_streams_per_session: 16,
         }
     }
 }
