@@ -8,61 +8,11 @@
     reason = "test and bench code: a failed step should abort loudly"
 )]
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use common::start;
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
-
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts the binary on port 0 and reads the bound address from its log.
-fn start(data_dir: &std::path::Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--portal-addr",
-            "127.0.0.1:0",
-            "--data-dir",
-        ])
-        .arg(data_dir)
-        .env("RUST_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                let address: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
-                let _ = sender.send(address);
-            }
-        }
-    });
-    let address = receiver
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the server logs its address");
-    Server {
-        child,
-        base: format!(
-            "http://{}",
-            address.trim_end_matches(|c: char| !c.is_ascii_digit())
-        ),
-    }
-}
 
 fn sigterm(child: &Child) {
     let status = Command::new("kill")

@@ -1,0 +1,301 @@
+//! The HTTP layer under hostile use: heads actix cannot parse, bodies that stall or overflow,
+//! other hosts and sites, formula cells, placeholders in values, too many rows or streams.
+//! Every refusal is `{error}` JSON.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code: a failed step should abort loudly"
+)]
+
+mod common;
+
+use common::spawn_app;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A raw response: status, head (lower-cased) and body.
+struct Raw {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+impl Raw {
+    fn error(&self) -> String {
+        let json: Value = serde_json::from_str(&self.body)
+            .unwrap_or_else(|_| panic!("not JSON: {} {}", self.head, self.body));
+        json["error"].as_str().expect("an error string").to_owned()
+    }
+}
+
+/// Sends `request` as bytes on a fresh connection and reads the whole response.
+async fn raw(base: &str, request: &[u8]) -> Raw {
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    // The server may answer (and close) before it read everything: ignore a broken pipe.
+    let _ = stream.write_all(request).await;
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(60), stream.read_to_end(&mut out)).await;
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    Raw {
+        status,
+        head: head.to_ascii_lowercase(),
+        body: body.to_owned(),
+    }
+}
+
+#[tokio::test]
+async fn heads_actix_cannot_parse_get_json_errors() {
+    let app = spawn_app().await;
+    let long_path = format!(
+        "GET /api/files/{} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "a".repeat(64 * 1024)
+    );
+    let long_query = format!(
+        "GET /api/files/x?q={} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "b".repeat(200 * 1000)
+    );
+    let big_header = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {}\r\n\r\n",
+        "c".repeat(40 * 1024)
+    );
+    for (request, status) in [
+        (long_path.into_bytes(), 414),
+        (long_query.into_bytes(), 414),
+        (big_header.into_bytes(), 431),
+        (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400),
+        (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBroken\r\n\r\n".to_vec(), 400),
+        (
+            b"POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                .to_vec(),
+            411,
+        ),
+    ] {
+        let response = raw(&app.base, &request).await;
+        assert_eq!(response.status, status, "{}", response.head);
+        assert!(!response.error().is_empty());
+        assert!(response.head.contains("x-content-type-options: nosniff"));
+    }
+}
+
+#[tokio::test]
+async fn actix_refusals_and_unknown_routes_are_json_with_security_headers() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let big = vec![b' '; 300 * 1024];
+    let cases = [
+        app.client
+            .post(app.url(&format!("/api/process/{id}")))
+            .body(big)
+            .send()
+            .await
+            .unwrap(),
+        app.client
+            .delete(app.url("/api/session"))
+            .send()
+            .await
+            .unwrap(),
+        app.client.get(app.url("/nowhere")).send().await.unwrap(),
+    ];
+    for (response, status) in cases.into_iter().zip([413, 404, 404]) {
+        assert_eq!(response.status(), status);
+        let headers = response.headers().clone();
+        for (name, value) in [
+            ("x-content-type-options", "nosniff"),
+            ("x-frame-options", "DENY"),
+            ("content-type", "application/json"),
+        ] {
+            assert_eq!(headers.get(name).unwrap(), value, "{name}");
+        }
+        let body: Value = response.json().await.unwrap();
+        assert!(body["error"].is_string(), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn a_stalled_body_ends_in_a_json_408() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let request = format!(
+        "POST /api/upload/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+         Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: 100000\r\n\r\n\
+         --XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\n%PDF-1.4\n"
+    );
+    let started = Instant::now();
+    let response = raw(&app.base, request.as_bytes()).await;
+    eprintln!("stalled body answered after {:?}", started.elapsed());
+    assert_eq!(response.status, 408, "{} {}", response.head, response.body);
+    assert!(response.error().contains("超时"));
+    let files: Value = app
+        .get(&format!("/api/files/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(files["files"], json!([]), "nothing half-written is listed");
+}
+
+#[tokio::test]
+async fn other_hosts_and_cross_site_changes_are_refused() {
+    let app = spawn_app().await;
+    let port = app.base.rsplit(':').next().unwrap();
+    let rebinding = app
+        .client
+        .post(app.url("/api/session"))
+        .header("Host", format!("evil.example:{port}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rebinding.status(), 421);
+    assert!(rebinding.json::<Value>().await.unwrap()["error"].is_string());
+
+    let id = app.create_session().await;
+    // A form on another site posting text/plain: no preflight, so only we can stop it.
+    let cross = app
+        .client
+        .post(app.url(&format!("/api/process/{id}")))
+        .header("Origin", "https://evil.example")
+        .header("Sec-Fetch-Site", "cross-site")
+        .header("Content-Type", "text/plain")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cross.status(), 403);
+    assert!(cross.json::<Value>().await.unwrap()["error"].is_string());
+    assert!(
+        !app.session_dir(&id).join("config.json").exists(),
+        "nothing started"
+    );
+    // The service's own page and curl (no Origin) are served.
+    let own = app
+        .client
+        .post(app.url("/api/session"))
+        .header("Origin", app.base.clone())
+        .header("Sec-Fetch-Site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own.status(), 200);
+}
+
+fn row(name: &str) -> Value {
+    json!({"序号": "1", "发票号码": "12345678", "开票日期": "2025/03/11", "项目名称": name,
+           "价税合计": "235.00", "销售方名称": "某某文具店", "备注": "=cmd|' /C calc'!A0"})
+}
+
+#[tokio::test]
+async fn too_many_rows_are_refused_and_the_table_is_kept() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let save = |rows: Vec<Value>| {
+        app.client
+            .post(app.url(&format!("/api/save/{id}")))
+            .json(&json!({"csv_filename": "invoice_summary.csv", "data": rows}))
+            .send()
+    };
+    assert_eq!(save(vec![row("*纸制品*A4纸")]).await.unwrap().status(), 200);
+    let before = std::fs::read(app.session_dir(&id).join("invoice_summary.csv")).unwrap();
+    let started = Instant::now();
+    let huge = save(vec![row("*纸制品*A4纸"); 100_000]).await.unwrap();
+    eprintln!("100000 rows refused after {:?}", started.elapsed());
+    assert_eq!(huge.status(), 413);
+    assert!(
+        huge.json::<Value>().await.unwrap()["error"]
+            .as_str()
+            .unwrap()
+            .contains("过大")
+    );
+    let many = save(vec![row("*纸制品*A4纸"); 2_001]).await.unwrap();
+    assert_eq!(many.status(), 400);
+    assert!(
+        many.json::<Value>().await.unwrap()["error"]
+            .as_str()
+            .unwrap()
+            .contains("2000")
+    );
+    let mut long = row("*纸制品*A4纸");
+    long["备注"] = json!("长".repeat(2_001));
+    assert_eq!(save(vec![long]).await.unwrap().status(), 400);
+    let after = std::fs::read(app.session_dir(&id).join("invoice_summary.csv")).unwrap();
+    assert_eq!(before, after);
+}
+
+#[tokio::test]
+async fn a_formula_cell_is_text_on_disk_and_unchanged_in_the_api() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let response = app
+        .client
+        .post(app.url(&format!("/api/save/{id}")))
+        .json(&json!({"csv_filename": "invoice_summary.csv", "data": [row("*纸制品*A4纸")]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let csv = std::fs::read_to_string(app.session_dir(&id).join("invoice_summary.csv")).unwrap();
+    assert!(csv.contains(",'=cmd|' /C calc'!A0,"), "{csv}");
+    let data: Value = app
+        .get(&format!("/api/data/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(data["data"][0]["备注"], "=cmd|' /C calc'!A0");
+    assert_eq!(data["data"][0]["价税合计"], "235.00");
+}
+
+#[tokio::test]
+async fn a_placeholder_typed_into_a_cell_stays_text_in_the_document() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let response: Value = app
+        .client
+        .post(app.url(&format!("/api/save/{id}")))
+        .json(&json!({"csv_filename": "invoice_summary.csv",
+                      "data": [row("*纸制品*X{{合计大写}}Y")]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(response["doc_ok"], true, "{response}");
+    let output = std::process::Command::new("catdoc")
+        .args(["-d", "utf-8"])
+        .arg(app.session_dir(&id).join("易耗品、出库单.doc"))
+        .output()
+        .expect("catdoc (cargo xtask test installs it)");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("X{{合计大写}}Y"), "{text}");
+    assert!(!text.contains("X贰佰叁拾伍元整Y"), "{text}");
+}
+
+#[tokio::test]
+async fn streams_per_session_are_bounded() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let max = app.state.sse.max_streams_per_session;
+    let mut open = Vec::new();
+    for _ in 0..max {
+        let response = app.get(&format!("/api/logs/{id}")).await;
+        assert_eq!(response.status(), 200);
+        open.push(response);
+    }
+    let refused = app.get(&format!("/api/logs/{id}")).await;
+    assert_eq!(refused.status(), 429);
+    assert!(refused.json::<Value>().await.unwrap()["error"].is_string());
+    // Another session is not affected.
+    let other = app.create_session().await;
+    assert_eq!(app.get(&format!("/api/logs/{other}")).await.status(), 200);
+}

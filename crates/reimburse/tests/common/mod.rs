@@ -1,0 +1,183 @@
+//! The real `reimburse serve` binary for tests: started on port 0 (and its demo portal too),
+//! its address read from its log, its SSE read as a client reads it.
+
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code: a failed step should abort loudly; each test binary uses a part"
+)]
+
+use futures_util::StreamExt;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub struct Server {
+    pub child: Child,
+    pub base: String,
+    pub portal: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The address after `marker` in a log line: `http://127.0.0.1:PORT`.
+fn address_after(line: &str, marker: &str) -> Option<String> {
+    let rest = line.split(marker).nth(1)?;
+    let address: String = rest
+        .trim_start_matches("http://")
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
+        .collect();
+    Some(format!("http://{}", address.trim_end_matches(':')))
+}
+
+/// Starts the binary with `--data-dir DATA_DIR` (as given: relative paths are relative to
+/// `cwd`) and waits for both addresses in its log.
+pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--portal-addr",
+            "127.0.0.1:0",
+            "--data-dir",
+        ])
+        .arg(data_dir)
+        .current_dir(cwd)
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(address) = address_after(&line, "listening on http://") {
+                let _ = sender.send(("service", address));
+            } else if let Some(address) = address_after(&line, "demo finance portal on ") {
+                let _ = sender.send(("portal", address));
+            }
+        }
+    });
+    let (mut base, mut portal) = (None, None);
+    while base.is_none() || portal.is_none() {
+        let (what, address) = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server logs its addresses");
+        match what {
+            "service" => base = Some(address),
+            _ => portal = Some(address),
+        }
+    }
+    Server {
+        child,
+        base: base.unwrap_or_default(),
+        portal: portal.unwrap_or_default(),
+    }
+}
+
+/// Starts the binary on an absolute data dir.
+pub fn start(data_dir: &Path) -> Server {
+    start_in(data_dir, data_dir)
+}
+
+pub fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(workspace().join("fixtures/invoices").join(name)).unwrap()
+}
+
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+impl Server {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn create_session(&self, client: &reqwest::Client) -> String {
+        let created: serde_json::Value = client
+            .post(self.url("/api/session"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        created["session_id"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn upload(&self, client: &reqwest::Client, id: &str, name: &str, bytes: Vec<u8>) {
+        let part = reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned());
+        let response = client
+            .post(self.url(&format!("/api/upload/{id}")))
+            .multipart(reqwest::multipart::Form::new().part("file", part))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status(),
+            200,
+            "{name}: {}",
+            response.text().await.unwrap()
+        );
+    }
+
+    /// Every event of the session's current run, up to and including `done`.
+    pub async fn events_until_done(&self, id: &str) -> Vec<serde_json::Value> {
+        let response = reqwest::get(self.url(&format!("/api/logs/{id}")))
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let mut body = response.bytes_stream();
+        let mut pending = String::new();
+        let mut events = Vec::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
+        loop {
+            let chunk = tokio::time::timeout_at(deadline, body.next())
+                .await
+                .expect("done within 300 s");
+            let Some(chunk) = chunk else { return events };
+            pending.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            while let Some(end) = pending.find("\n\n") {
+                let frame: String = pending.drain(..end + 2).collect();
+                for line in frame.lines() {
+                    if let Some(data) = line.strip_prefix("data:")
+                        && let Ok(event) = serde_json::from_str::<serde_json::Value>(data.trim())
+                    {
+                        let done = event["type"] == "done";
+                        events.push(event);
+                        if done {
+                            return events;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Resident memory high-water mark of a process, in bytes (VmHWM in /proc/PID/status).
+pub fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .expect("VmHWM in /proc/PID/status");
+    let kib: u64 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    kib * 1024
+}
