@@ -143,7 +143,29 @@ fn check_head(buf: &[u8]) -> Result<Option<Head>, Refusal> {
     if len > MAX_HEAD_BYTES {
         return Err(Refusal::Status(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE));
     }
+    let bad = Refusal::Status(StatusCode::BAD_REQUEST);
+    // What actix's own parser refuses with an empty 400 is refused here first.
+    let target = request.path.unwrap_or_default();
+    let method = request.method.unwrap_or_default();
+    if actix_http::Uri::try_from(target).is_err()
+        || actix_http::Method::from_bytes(method.as_bytes()).is_err()
+    {
+        return Err(bad);
+    }
+    let hosts = request
+        .headers
+        .iter()
+        .filter(|h| h.name.eq_ignore_ascii_case("host"))
+        .count();
+    let http_11 = request.version == Some(1);
+    if hosts > 1 || (http_11 && hosts == 0) {
+        return Err(bad);
+    }
     let content_length = body_length(request.headers)?;
+    if !http_11 && method == "POST" && content_length.is_none() {
+        return Err(Refusal::Status(StatusCode::LENGTH_REQUIRED));
+    }
+    let content_length = content_length.unwrap_or(0);
     Ok(Some(Head {
         len,
         content_length,
@@ -155,9 +177,10 @@ fn first_line_too_long(buf: &[u8]) -> bool {
     !buf.contains(&b'\n') && buf.len() > MAX_TARGET_BYTES + 64
 }
 
-/// The body's length from Content-Length. A chunked body is refused (411): no browser sends
-/// one, and a body of known length is what lets this door forward exactly one request.
-fn body_length(headers: &[httparse::Header<'_>]) -> Result<u64, Refusal> {
+/// The body's length from Content-Length (one header, digits only), if given. A chunked body
+/// is refused (411): no browser sends one, and a body of known length is what lets this door
+/// forward exactly one request.
+fn body_length(headers: &[httparse::Header<'_>]) -> Result<Option<u64>, Refusal> {
     let mut length: Option<u64> = None;
     for header in headers {
         if header.name.eq_ignore_ascii_case("transfer-encoding") {
@@ -170,13 +193,13 @@ fn body_length(headers: &[httparse::Header<'_>]) -> Result<u64, Refusal> {
                 .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(|v| v.parse::<u64>().ok())
                 .ok_or(Refusal::Status(StatusCode::BAD_REQUEST))?;
-            if length.is_some_and(|l| l != value) {
+            if length.is_some() {
                 return Err(Refusal::Status(StatusCode::BAD_REQUEST));
             }
             length = Some(value);
         }
     }
-    Ok(length.unwrap_or(0))
+    Ok(length)
 }
 
 /// Answers a refused head with `{error}` and closes the connection.
@@ -282,6 +305,13 @@ mod tests {
     #[test]
     fn a_good_head_passes_with_its_body_length() {
         let head = b"POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello";
+        assert_eq!(
+            status(b"GET / HTTP/1.0\r\n\r\n")
+                .unwrap()
+                .unwrap()
+                .content_length,
+            0
+        );
         let checked = status(head).unwrap().unwrap();
         assert_eq!(checked.content_length, 5);
         assert_eq!(checked.len, head.len() - 5);
@@ -297,6 +327,19 @@ mod tests {
         let many = format!("GET / HTTP/1.1\r\n{many}\r\n");
         for (head, expected) in [
             (b"GARBAGE\r\n\r\n".to_vec(), StatusCode::BAD_REQUEST),
+            (b"GET / HTTP/1.1\r\n\r\n".to_vec(), StatusCode::BAD_REQUEST),
+            (
+                b"GET http://[bad/ HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n".to_vec(),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                b"POST / HTTP/1.0\r\n\r\n".to_vec(),
+                StatusCode::LENGTH_REQUIRED,
+            ),
             (
                 b"GET / HTTP/1.1\r\nBad Header\r\n\r\n".to_vec(),
                 StatusCode::BAD_REQUEST,
@@ -307,15 +350,16 @@ mod tests {
                 StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ),
             (
-                b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
+                b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
                 StatusCode::LENGTH_REQUIRED,
             ),
             (
-                b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".to_vec(),
+                b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n"
+                    .to_vec(),
                 StatusCode::BAD_REQUEST,
             ),
             (
-                b"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n".to_vec(),
+                b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n".to_vec(),
                 StatusCode::BAD_REQUEST,
             ),
         ] {
@@ -339,12 +383,14 @@ mod tests {
 
     #[test]
     fn pipelined_bytes_past_the_body_are_dropped() {
-        let buf = b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\nokGET / HTTP/1.1\r\n\r\n".to_vec();
+        let buf =
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nokGET / HTTP/1.1\r\n\r\n"
+                .to_vec();
         let head = check_head(&buf).unwrap().unwrap();
         let (prefix, left) = split_body(buf, &head);
         assert!(prefix.ends_with(b"\r\n\r\nok"));
         assert_eq!(left, 0);
-        let buf = b"POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nok".to_vec();
+        let buf = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nok".to_vec();
         let head = check_head(&buf).unwrap().unwrap();
         assert_eq!(split_body(buf, &head).1, 8);
     }
