@@ -1,5 +1,6 @@
 //! POST /api/upload and /api/mobile-upload: stream one `file` part to the session directory.
 
+use crate::middleware::BODY_IDLE_TIMEOUT;
 use crate::{ApiError, AppState};
 use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
@@ -9,6 +10,9 @@ use session_store::UploadSink;
 /// After a refusal the rest of the body is read and discarded up to this many times the limit,
 /// so the client gets our `{error}` instead of a reset connection; past it we hang up.
 const DRAIN_FACTOR: u64 = 2;
+
+/// Longest the rest of a refused body is read for.
+const DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub(crate) async fn upload(
     state: web::Data<AppState>,
@@ -21,8 +25,10 @@ pub(crate) async fn upload(
     let outcome = receive_first_file(&session, &mut payload).await;
     // Polling a multipart stream again after it failed or ended panics inside actix-multipart,
     // so only a refusal of ours, with the body still unread, is drained.
+    // actix-multipart can wait forever for the rest of a field whose body ended early (a
+    // Content-Length shorter than the multipart body), so the drain gets a deadline.
     if let Err(Refusal::Ours(_)) = &outcome {
-        drain(&mut payload, drain_budget).await;
+        let _ = tokio::time::timeout(DRAIN_TIMEOUT, drain(&mut payload, drain_budget)).await;
     }
     let sink = outcome
         .map_err(Refusal::into_error)?
@@ -58,13 +64,24 @@ fn malformed(error: actix_multipart::MultipartError) -> Refusal {
     Refusal::Malformed(ApiError::BadRequest(format!("上传格式错误：{error}")))
 }
 
+/// The next item of a multipart stream, within the body's idle timeout. actix-multipart can
+/// wait forever (no wake-up) on a field cut short by a Content-Length shorter than the body,
+/// where the middleware's timer no longer runs because the body itself has ended.
+async fn next_within<S: futures_util::Stream + Unpin>(
+    stream: &mut S,
+) -> Result<Option<S::Item>, Refusal> {
+    tokio::time::timeout(BODY_IDLE_TIMEOUT, stream.next())
+        .await
+        .map_err(|_| Refusal::Malformed(ApiError::BodyTimeout(BODY_IDLE_TIMEOUT.as_secs())))
+}
+
 /// Streams the first `file` part that names a file into a sink; `None` when there is none
 /// (a browser sends an empty file name when nothing was chosen).
 async fn receive_first_file(
     session: &session_store::Session,
     payload: &mut Multipart,
 ) -> Result<Option<UploadSink>, Refusal> {
-    while let Some(field) = payload.next().await {
+    while let Some(field) = next_within(payload).await? {
         let mut field = field.map_err(malformed)?;
         let file_name = field
             .content_disposition()
@@ -73,13 +90,13 @@ async fn receive_first_file(
             .map(str::to_owned)
             .unwrap_or_default();
         if file_name.is_empty() {
-            while let Some(chunk) = field.next().await {
+            while let Some(chunk) = next_within(&mut field).await? {
                 chunk.map_err(malformed)?;
             }
             continue;
         }
         let mut sink = session.begin_upload(&file_name)?;
-        while let Some(chunk) = field.next().await {
+        while let Some(chunk) = next_within(&mut field).await? {
             let chunk = chunk.map_err(malformed)?;
             sink.write(&chunk)?;
         }
