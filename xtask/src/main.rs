@@ -18,6 +18,7 @@ commands:
   bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
   bench ocr         OCR wall and CPU ms per screenshot fixture
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
+  fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests (default 20000)
   install           install the system packages the service and its tests use
   fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";
 
@@ -33,6 +34,7 @@ fn main() -> anyhow::Result<()> {
         "bench" => tasks::bench(rest),
         "install" => install::ensure_system_packages(),
         "fuzz" => tasks::fuzz(rest),
+        "fuzz-http" => tasks::fuzz_http(rest),
         "fixtures" => fixtures::fixtures(),
         "help" | "--help" | "-h" => {
             eprintln!("{USAGE}");

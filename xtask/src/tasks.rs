@@ -170,3 +170,28 @@ pub fn fuzz(args: &[String]) -> anyhow::Result<()> {
     command.extend(seeds.iter().map(String::as_str));
     cargo(&command)
 }
+
+/// `cargo xtask fuzz-http [CASES]`: the HTTP fuzz test (crates/http-api/tests/fuzz_http.rs)
+/// with more cases than `cargo xtask test` runs, printing its figures.
+pub fn fuzz_http(args: &[String]) -> anyhow::Result<()> {
+    let cases = args.first().map_or("20000", String::as_str);
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "test",
+            "--release",
+            "--package",
+            "http-api",
+            "--test",
+            "fuzz_http",
+            "--",
+            "--nocapture",
+        ])
+        .env("REIMBURSE_HTTP_FUZZ_CASES", cases)
+        .current_dir(workspace_root())
+        .status()
+        .context("cannot run cargo test")?;
+    if !status.success() {
+        bail!("HTTP fuzz failed ({status})");
+    }
+    Ok(())
+}
