@@ -27,6 +27,9 @@ const MAX_FORM_CALLS: usize = 10_000;
 const MAX_OPERATORS: usize = 5_000_000;
 /// Images returned per document.
 const MAX_IMAGES: usize = 1_000;
+/// Grey bytes decoded and returned per document, all images together: a few kilobytes of
+/// PDF can hold hundreds of large blank images, each under the per-image limit.
+const MAX_DECODED_BYTES: usize = 128 << 20;
 /// Saved graphics states kept; deeper pushes are counted, not stored.
 const MAX_STATE_STACK: usize = 1024;
 /// Operands kept before an operator; more means garbage.
@@ -138,6 +141,7 @@ fn collect(
 ) -> Vec<PageImage> {
     let mut out = Vec::new();
     let mut cache = HashMap::new();
+    let mut spent = 0usize;
     for (index, page) in pages::collect(doc).iter().enumerate().take(query.max_pages) {
         let content = page.content(doc, CONTENT_LIMIT);
         let (width, height) = page.size();
@@ -149,6 +153,7 @@ fn collect(
             page_size: (width, height),
             out: &mut out,
             cache: &mut cache,
+            spent: &mut spent,
             operators: 0,
             form_calls: 0,
             form_stack: Vec::new(),
@@ -179,6 +184,8 @@ struct Walker<'w, 'a> {
     out: &'w mut Vec<PageImage>,
     /// Decoded XObjects by object id (`None`: failed or unwanted).
     cache: &'w mut HashMap<ObjectId, Option<Rc<Gray>>>,
+    /// Bytes decoded and returned so far in the document (see `MAX_DECODED_BYTES`).
+    spent: &'w mut usize,
     operators: usize,
     form_calls: usize,
     form_stack: Vec<ObjectId>,
@@ -333,30 +340,19 @@ impl<'a> Walker<'_, 'a> {
             return;
         };
         let decoded = match ref_id(obj) {
-            Some(id) => {
-                let query = self.query;
-                self.cache
-                    .entry(id)
-                    .or_insert_with(|| {
-                        image_decode::decode(
-                            doc,
-                            &stream.dict,
-                            &stream.content,
-                            resources,
-                            query.limits(),
-                        )
-                        .map(Rc::new)
-                    })
-                    .clone()
-            }
-            None => image_decode::decode(
-                doc,
-                &stream.dict,
-                &stream.content,
-                resources,
-                self.query.limits(),
-            )
-            .map(Rc::new),
+            Some(id) => match self.cache.get(&id) {
+                Some(cached) => cached.clone(),
+                None => {
+                    let fresh = self
+                        .decode_within_budget(&stream.dict, &stream.content, resources)
+                        .map(Rc::new);
+                    self.cache.insert(id, fresh.clone());
+                    fresh
+                }
+            },
+            None => self
+                .decode_within_budget(&stream.dict, &stream.content, resources)
+                .map(Rc::new),
         };
         if let Some(gray) = decoded {
             self.emit(&gray, placement, ctm);
@@ -403,11 +399,24 @@ impl<'a> Walker<'_, 'a> {
         let Some(placement) = self.placement(&dict, ctm) else {
             return;
         };
-        if let Some(gray) =
-            image_decode::decode(self.doc, &dict, data, resources, self.query.limits())
-        {
+        if let Some(gray) = self.decode_within_budget(&dict, data, resources) {
             self.emit(&gray, placement, ctm);
         }
+    }
+
+    /// Decodes an image unless the document's decoding budget is spent.
+    fn decode_within_budget(
+        &mut self,
+        dict: &Dictionary,
+        data: &[u8],
+        resources: Option<&'a Dictionary>,
+    ) -> Option<Gray> {
+        if *self.spent >= MAX_DECODED_BYTES {
+            return None;
+        }
+        let gray = image_decode::decode(self.doc, dict, data, resources, self.query.limits())?;
+        *self.spent += gray.luma.len();
+        Some(gray)
     }
 
     /// Where an image with dictionary `dict` is drawn, if it shows on the
@@ -440,10 +449,11 @@ impl<'a> Walker<'_, 'a> {
     }
 
     fn emit(&mut self, gray: &Gray, placement: ImagePlacement, ctm: Matrix) {
-        if self.out.len() >= MAX_IMAGES {
+        if self.out.len() >= MAX_IMAGES || *self.spent >= MAX_DECODED_BYTES {
             return;
         }
         let (pixel_width, pixel_height, luma) = upright(gray, ctm);
+        *self.spent += luma.len();
         self.out.push(PageImage {
             page: placement.page,
             x: placement.x,

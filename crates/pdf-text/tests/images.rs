@@ -335,3 +335,46 @@ fn text_parse_is_unaffected_by_images() {
     assert_eq!(doc.pages.len(), 2);
     assert!(doc.plain_text().trim().is_empty());
 }
+
+#[test]
+fn many_large_blank_images_stay_within_the_document_budget() {
+    // 100 distinct 2000×2000 white images: 400 KB of PDF, 400 MB if all were decoded.
+    let mut doc = Document::with_version("1.7");
+    let pages_id = doc.new_object_id();
+    let blank = zlib(&vec![255u8; 2000 * 2000]);
+    let mut xobjects = Dictionary::new();
+    let mut content = Vec::new();
+    for i in 0..100 {
+        let id = doc.add_object(image(
+            dictionary! {
+                "Width" => 2000, "Height" => 2000, "BitsPerComponent" => 8,
+                "ColorSpace" => "DeviceGray", "Filter" => "FlateDecode",
+            },
+            blank.clone(),
+        ));
+        xobjects.set(format!("I{i}"), id);
+        content.extend(format!("q 100 0 0 100 0 0 cm /I{i} Do Q\n").into_bytes());
+    }
+    let content = doc.add_object(Stream::new(dictionary! {}, content));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "XObject" => xobjects },
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 100.into(), 100.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).unwrap();
+
+    let images = pdf_text::page_images(&bytes).unwrap();
+    let total: usize = images.iter().map(|i| i.luma.len()).sum();
+    assert!(!images.is_empty());
+    assert!(total <= 128 << 20, "{total} bytes of pixels returned");
+    assert!(images.len() < 100, "{} images", images.len());
+}
