@@ -89,6 +89,44 @@ pub fn load(path: &Path) -> Result<(DynamicImage, PixelPermit), PaymentsError> {
     decode(&file, &bytes)
 }
 
+/// Checks an image file's declared size against the bounds without decoding it: for readers
+/// that hand the file on whole (a vision model), so a bomb gets the same answer there.
+pub fn check(path: &Path) -> Result<(), PaymentsError> {
+    let file = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let image_err = |message: String| PaymentsError::Image {
+        file: file.clone(),
+        message,
+    };
+    let reader = ImageReader::open(path)
+        .map_err(|source| PaymentsError::Io {
+            file: file.clone(),
+            source,
+        })?
+        .with_guessed_format()
+        .map_err(|e| image_err(e.to_string()))?;
+    let format = reader.format();
+    let (width, height) = reader
+        .into_dimensions()
+        .map_err(|e| image_err(e.to_string()))?;
+    let pixels = u64::from(width) * u64::from(height);
+    let limit = if format == Some(ImageFormat::Jpeg) {
+        MAX_JPEG_PIXELS
+    } else {
+        MAX_PIXELS
+    };
+    if pixels > limit {
+        return Err(PaymentsError::TooLarge {
+            file,
+            width,
+            height,
+        });
+    }
+    Ok(())
+}
+
 /// As [`load`], from bytes; `file` names the image in errors.
 pub fn decode(file: &str, bytes: &[u8]) -> Result<(DynamicImage, PixelPermit), PaymentsError> {
     let image_err = |message: String| PaymentsError::Image {
@@ -259,6 +297,17 @@ mod tests {
             Err(PaymentsError::Image { file, .. }) => assert_eq!(file, "big.jpg"),
             Err(other) => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn check_reads_the_header_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let bomb = dir.path().join("bomb.png");
+        std::fs::write(&bomb, lying_png(30_000, 30_000)).unwrap();
+        assert!(matches!(check(&bomb), Err(PaymentsError::TooLarge { .. })));
+        let fine = dir.path().join("fine.png");
+        std::fs::write(&fine, png(390, 844)).unwrap();
+        check(&fine).unwrap();
     }
 
     #[test]

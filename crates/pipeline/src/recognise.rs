@@ -102,6 +102,8 @@ impl<'a> ScreenshotReader<'a> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         if let Some(client) = &self.settings.llm {
+            // The same bounds as OCR's, before the file goes anywhere.
+            payments::bounded_image::check(path).map_err(|e| e.to_string())?;
             let bytes = std::fs::read(path).map_err(|e| format!("无法读取图片：{e}"))?;
             let request = ChatRequest::vision(PROMPT)
                 .with_image(ImageInput::new(mime_for(&name), bytes))
