@@ -7,7 +7,7 @@
     clippy::expect_used,
     clippy::panic,
     clippy::print_stderr,
-    reason = "test helpers fail loudly on purpose and print why a test is skipped"
+    reason = "test helpers fail loudly on purpose"
 )]
 
 mod common;
@@ -22,61 +22,51 @@ use docgen::{
     ConvertMode, Converter, ConverterConfig, DOC_FILE_NAME, DOCX_FILE_NAME, DocError, OutboundDoc,
 };
 
-/// A converter in `mode`, or None (with a note) when LibreOffice is not installed.
-fn converter(mode: ConvertMode) -> Option<Converter> {
+/// A converter in `mode`; LibreOffice missing fails the test (cargo xtask install installs it).
+fn converter(mode: ConvertMode) -> Converter {
     converter_with(ConverterConfig {
         mode,
         ..ConverterConfig::default()
     })
 }
 
-fn converter_with(config: ConverterConfig) -> Option<Converter> {
+fn converter_with(config: ConverterConfig) -> Converter {
     let converter = Converter::new(config);
-    match converter.check_installed() {
-        Ok(()) => Some(converter),
-        Err(error @ DocError::LibreOfficeMissing(_)) => {
-            eprintln!("note: test skipped: {error}");
-            None
-        }
-        Err(error) => panic!("{error}"),
+    if let Err(error) = converter.check_installed() {
+        panic!("{error}: cargo xtask install installs LibreOffice");
     }
+    converter
 }
 
-/// The text of a .doc as catdoc reads it (an independent Word 97 reader), or None with a note
-/// when catdoc is not installed.
-fn catdoc(path: &Path) -> Option<String> {
-    let output = match Command::new("catdoc")
+/// The text of a .doc as catdoc reads it (an independent Word 97 reader).
+fn catdoc(path: &Path) -> String {
+    let output = Command::new("catdoc")
         .args(["-d", "utf-8", "-w"])
         .arg(path)
         .output()
-    {
-        Ok(output) => output,
-        Err(_) => {
-            eprintln!("note: catdoc not installed (Debian package catdoc); .doc text not checked");
-            return None;
-        }
-    };
+        .expect("catdoc: cargo xtask install installs it");
     assert!(
         output.status.success(),
         "catdoc failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    Some(String::from_utf8(output.stdout).unwrap())
+    String::from_utf8(output.stdout).unwrap()
 }
 
-/// What `file` says about a file, or None when `file` is not installed.
-fn file_type(path: &Path) -> Option<String> {
-    let output = Command::new("file").arg("-b").arg(path).output().ok()?;
-    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+/// What `file` says about a file.
+fn file_type(path: &Path) -> String {
+    let output = Command::new("file")
+        .arg("-b")
+        .arg(path)
+        .output()
+        .expect("file: cargo xtask install installs it");
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 fn assert_doc_has_everything(doc_path: &Path, doc: &OutboundDoc) {
-    if let Some(kind) = file_type(doc_path) {
-        assert!(kind.contains("Composite Document File V2"), "{kind}");
-    }
-    let Some(text) = catdoc(doc_path) else {
-        return;
-    };
+    let kind = file_type(doc_path);
+    assert!(kind.contains("Composite Document File V2"), "{kind}");
+    let text = catdoc(doc_path);
     let totals = doc.totals().unwrap();
     let mut expected = vec![
         doc.storage.as_str(),
@@ -112,9 +102,7 @@ fn process_gone(pid: u32) -> bool {
 
 #[test]
 fn generate_writes_a_word_97_doc_with_every_value() {
-    let Some(converter) = converter(ConvertMode::Auto) else {
-        return;
-    };
+    let converter = converter(ConvertMode::Auto);
     let out = tempfile::tempdir().unwrap();
     let doc = sample();
     let generated = docgen::generate(&template_path(), &doc, out.path(), &converter).unwrap();
@@ -133,9 +121,7 @@ fn generate_writes_a_word_97_doc_with_every_value() {
 
 #[test]
 fn a_template_with_split_placeholders_converts() {
-    let Some(converter) = converter(ConvertMode::Auto) else {
-        return;
-    };
+    let converter = converter(ConvertMode::Auto);
     let dir = tempfile::tempdir().unwrap();
     let template = dir.path().join("split.docx");
     std::fs::write(&template, split_template()).unwrap();
@@ -146,9 +132,7 @@ fn a_template_with_split_placeholders_converts() {
 
 #[test]
 fn parallel_generations_share_one_converter() {
-    let Some(converter) = converter(ConvertMode::Auto) else {
-        return;
-    };
+    let converter = converter(ConvertMode::Auto);
     let converter = Arc::new(converter);
     let threads: Vec<_> = (0..4)
         .map(|i| {
@@ -171,9 +155,7 @@ fn parallel_generations_share_one_converter() {
 
 #[test]
 fn cold_mode_converts_without_a_warm_office() {
-    let Some(converter) = converter(ConvertMode::Cold) else {
-        return;
-    };
+    let converter = converter(ConvertMode::Cold);
     let out = tempfile::tempdir().unwrap();
     let doc = sample();
     let generated = docgen::generate(&template_path(), &doc, out.path(), &converter).unwrap();
@@ -183,9 +165,7 @@ fn cold_mode_converts_without_a_warm_office() {
 
 #[test]
 fn a_killed_warm_office_is_restarted() {
-    let Some(converter) = converter(ConvertMode::Warm) else {
-        return;
-    };
+    let converter = converter(ConvertMode::Warm);
     let docx = docgen::fill_docx(&common::template(), &sample()).unwrap();
     converter.convert_docx_to_doc(&docx).unwrap();
     let pid = converter.warm_pid().expect("warm office running");
@@ -216,9 +196,7 @@ fn converter_process_exited(pid: u32) -> bool {
 
 #[test]
 fn a_broken_document_fails_without_losing_the_warm_office() {
-    let Some(converter) = converter(ConvertMode::Warm) else {
-        return;
-    };
+    let converter = converter(ConvertMode::Warm);
     converter.warm_up().unwrap();
     let pid = converter.warm_pid();
     let error = converter
@@ -234,13 +212,11 @@ fn a_broken_document_fails_without_losing_the_warm_office() {
 #[test]
 fn a_conversion_over_the_timeout_is_killed() {
     for mode in [ConvertMode::Cold, ConvertMode::Warm] {
-        let Some(converter) = converter_with(ConverterConfig {
+        let converter = converter_with(ConverterConfig {
             mode,
             timeout: Duration::from_millis(1),
             ..ConverterConfig::default()
-        }) else {
-            return;
-        };
+        });
         converter.warm_up().unwrap();
         let pid = converter.warm_pid();
         let docx = docgen::fill_docx(&common::template(), &sample()).unwrap();
@@ -262,9 +238,7 @@ fn a_conversion_over_the_timeout_is_killed() {
 
 #[test]
 fn dropping_the_converter_ends_libreoffice() {
-    let Some(converter) = converter(ConvertMode::Warm) else {
-        return;
-    };
+    let converter = converter(ConvertMode::Warm);
     converter.warm_up().unwrap();
     let pid = converter.warm_pid().expect("warm office running");
     let started = Instant::now();

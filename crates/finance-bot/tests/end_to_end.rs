@@ -112,9 +112,7 @@ fn assert_browser_gone(dir: &Path) {
 
 #[test]
 fn general_claim_with_three_rows_and_attachments() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start();
     let dir = tempfile::tempdir().unwrap();
@@ -163,9 +161,7 @@ fn general_claim_with_three_rows_and_attachments() {
 
 #[test]
 fn travel_claim() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start();
     let dir = tempfile::tempdir().unwrap();
@@ -247,9 +243,7 @@ fn travel_claim() {
 
 #[test]
 fn wrong_password_names_the_login_step() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     // A slow login answer: the check after the click must look at the answer, not at the
     // login page the click was made on.
@@ -298,9 +292,7 @@ fn wrong_password_names_the_login_step() {
 
 #[test]
 fn portal_refusal_is_reported_in_its_own_words() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start();
     let dir = tempfile::tempdir().unwrap();
@@ -327,9 +319,7 @@ fn portal_refusal_is_reported_in_its_own_words() {
 
 #[test]
 fn a_hanging_submit_fails_within_the_step_timeout_and_leaves_nothing_running() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start_with(PortalConfig {
         hooks: Hooks::hang_on(Page::Submit),
@@ -357,9 +347,7 @@ fn a_hanging_submit_fails_within_the_step_timeout_and_leaves_nothing_running() {
 
 #[test]
 fn the_overall_timeout_cuts_a_hang_short_and_kills_the_browser() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start_with(PortalConfig {
         hooks: Hooks::hang_on(Page::Submit),
@@ -389,9 +377,7 @@ fn the_overall_timeout_cuts_a_hang_short_and_kills_the_browser() {
 
 #[test]
 fn dropping_a_running_submission_kills_the_browser() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start_with(PortalConfig {
         hooks: Hooks::hang_on(Page::Submit),
@@ -421,9 +407,7 @@ fn dropping_a_running_submission_kills_the_browser() {
 
 #[test]
 fn a_remote_webdriver_is_used_as_is() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start();
     let dir = tempfile::tempdir().unwrap();
@@ -463,9 +447,7 @@ fn a_remote_webdriver_is_used_as_is() {
 
 #[test]
 fn an_option_the_portal_lacks_is_named_with_the_choices() {
-    if !browser_available() {
-        return;
-    }
+    require_browser();
     let _lock = browser_lock();
     let portal = Portal::start();
     let dir = tempfile::tempdir().unwrap();

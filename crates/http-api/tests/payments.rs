@@ -55,10 +55,10 @@ fn tesseract_available() -> bool {
 
 #[tokio::test]
 async fn screenshots_are_read_offline_and_unmatched_ones_are_reported() {
-    if !tesseract_available() {
-        eprintln!("skipped: tesseract not installed (cargo xtask test installs it)");
-        return;
-    }
+    assert!(
+        tesseract_available(),
+        "tesseract missing: cargo xtask install installs it"
+    );
     let app = spawn_app().await;
     let id = app.create_session().await;
     app.upload(
@@ -248,10 +248,10 @@ async fn a_failing_model_is_reported_and_ocr_takes_over() {
 
 #[tokio::test]
 async fn several_screenshots_keep_upload_order_and_a_rerun_takes_them_from_the_cache() {
-    if !tesseract_available() {
-        eprintln!("skipped: tesseract not installed (cargo xtask test installs it)");
-        return;
-    }
+    assert!(
+        tesseract_available(),
+        "tesseract missing: cargo xtask install installs it"
+    );
     let app = spawn_app().await;
     let id = app.create_session().await;
     app.upload(

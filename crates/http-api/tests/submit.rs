@@ -141,12 +141,10 @@ async fn preconditions_are_checked_before_anything_starts() {
 
 #[tokio::test]
 async fn a_general_claim_arrives_exactly_and_is_not_filed_twice() {
-    if !browser_available() {
-        eprintln!(
-            "skipped: chromium or chromedriver not installed (cargo xtask test installs them)"
-        );
-        return;
-    }
+    assert!(
+        browser_available(),
+        "chromium or chromedriver missing: cargo xtask install installs it"
+    );
     let portal = Portal::start();
     let app = app_for(&portal).await;
     let id = processed_session(
@@ -263,10 +261,10 @@ async fn a_general_claim_arrives_exactly_and_is_not_filed_twice() {
 
 #[tokio::test]
 async fn a_travel_only_session_uses_the_travel_flow() {
-    if !browser_available() {
-        eprintln!("skipped: chromium or chromedriver not installed");
-        return;
-    }
+    assert!(
+        browser_available(),
+        "chromium or chromedriver missing: cargo xtask install installs it"
+    );
     let portal = Portal::start();
     let app = app_for(&portal).await;
     let id = processed_session(&app, &["railway_ticket.pdf", "toll.pdf"], "demo123").await;
@@ -286,10 +284,10 @@ async fn a_travel_only_session_uses_the_travel_flow() {
 
 #[tokio::test]
 async fn a_wrong_password_is_reported_with_the_portal_message() {
-    if !browser_available() {
-        eprintln!("skipped: chromium or chromedriver not installed");
-        return;
-    }
+    assert!(
+        browser_available(),
+        "chromium or chromedriver missing: cargo xtask install installs it"
+    );
     let portal = Portal::start();
     let app = app_for(&portal).await;
     let id = processed_session(&app, &["digital_normal_single.pdf"], "wrong-password").await;

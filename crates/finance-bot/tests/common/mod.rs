@@ -31,21 +31,18 @@ pub fn browser_lock() -> MutexGuard<'static, ()> {
     BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// False (with a note) when Chromium or chromedriver is missing: the test is skipped.
-pub fn browser_available() -> bool {
+/// Fails the test when Chromium or chromedriver is missing: a browser test that cannot run is
+/// a failure, not a pass.
+pub fn require_browser() {
     let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
         .into_iter()
         .filter(|p| !Path::new(p).exists())
         .collect();
-    if missing.is_empty() {
-        true
-    } else {
-        eprintln!(
-            "skipped: {} not installed (apt-get install chromium chromium-driver fonts-noto-cjk)",
-            missing.join(", ")
-        );
-        false
-    }
+    assert!(
+        missing.is_empty(),
+        "{} missing: cargo xtask install installs chromium, chromium-driver and fonts-noto-cjk",
+        missing.join(", ")
+    );
 }
 
 /// The demo portal, served until dropped.
