@@ -9,12 +9,13 @@ mod file_name;
 mod invoice_kind;
 mod invoice_record;
 mod invoice_row;
+mod money;
 mod result;
 mod session_id;
 mod spreadsheet_cell;
 
 pub use agent::{AgentSessionState, AgentState, MAX_ROUNDS};
-pub use civil_date::civil_from_days;
+pub use civil_date::{civil_from_days, days_from_civil, format_civil_date, parse_civil_date};
 pub use config::{ConfigField, Password, SessionConfig};
 pub use event::{Event, FileStatus, LlmPhase, LogLine};
 pub use file_kind::{FileKind, SNIFF_LEN, sniff_matches};
@@ -24,6 +25,7 @@ pub use invoice_record::{
     AirTrip, DocumentType, FieldFlag, FlightSegment, InvoiceRecord, LineItem, Party, RailwayTrip,
 };
 pub use invoice_row::{COLUMNS, InvoiceRow};
+pub use money::{format_cents, parse_cents};
 pub use result::{DocOutcome, FailureResult, ProcessResult, SubmitResult};
 pub use session_id::{SessionId, SessionIdError};
 pub use spreadsheet_cell::{from_spreadsheet_cell, to_spreadsheet_cell};
