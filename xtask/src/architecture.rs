@@ -11,6 +11,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("tesseract-lib", &[]),
     ("invoice-qr", &["pdf-text"]),
     ("classify", &["domain"]),
+    ("agent", &["domain"]),
     ("docgen", &[]),
     ("llm", &["domain"]),
     ("payments", &["tesseract-lib"]),

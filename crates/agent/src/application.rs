@@ -1,0 +1,168 @@
+//! The travel application (`travel_applications.json`): the trip a travel claim is for,
+//! gathered from the railway and air tickets and hotel invoices, then completed by what the
+//! user supplies. The travel flow submits from it. Shape: docs/agent.md.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A ticket of the trip.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ticket {
+    pub invoice_number: String,
+    /// `train` or `flight`.
+    pub kind: String,
+    pub passenger: String,
+    pub from: String,
+    pub to: String,
+    /// `YYYY/MM/DD`.
+    pub date: String,
+}
+
+/// A hotel stay of the trip.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HotelStay {
+    pub invoice_number: String,
+    pub seller: String,
+    pub amount: String,
+    pub date: String,
+}
+
+/// The trip.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TravelApplication {
+    pub traveller: String,
+    /// 出差事由.
+    pub purpose: String,
+    /// 出发地.
+    pub origin: String,
+    /// 目的地.
+    pub destination: String,
+    /// 出发日期, `YYYY/MM/DD`.
+    pub start_date: String,
+    /// 返回日期, `YYYY/MM/DD`.
+    pub end_date: String,
+    pub tickets: Vec<Ticket>,
+    pub hotels: Vec<HotelStay>,
+    /// Where each trip field came from: `tickets` or `user`.
+    pub sources: BTreeMap<String, String>,
+}
+
+/// The trip fields by their Chinese names, as rules and supplements name them.
+pub const TRIP_FIELDS: [&str; 5] = ["出差事由", "出发地", "目的地", "出发日期", "返回日期"];
+
+impl TravelApplication {
+    /// A trip field by its Chinese name ("" for an unknown name).
+    pub fn field(&self, name: &str) -> &str {
+        match name {
+            "出差事由" => &self.purpose,
+            "出发地" => &self.origin,
+            "目的地" => &self.destination,
+            "出发日期" => &self.start_date,
+            "返回日期" => &self.end_date,
+            "出差人" => &self.traveller,
+            _ => "",
+        }
+    }
+
+    fn slot(&mut self, name: &str) -> Option<&mut String> {
+        Some(match name {
+            "出差事由" => &mut self.purpose,
+            "出发地" => &mut self.origin,
+            "目的地" => &mut self.destination,
+            "出发日期" => &mut self.start_date,
+            "返回日期" => &mut self.end_date,
+            "出差人" => &mut self.traveller,
+            _ => return None,
+        })
+    }
+
+    /// Sets a trip field, remembering where the value came from. False for an unknown name.
+    pub fn set(&mut self, name: &str, value: &str, source: &str) -> bool {
+        let Some(slot) = self.slot(name) else {
+            return false;
+        };
+        value.trim().clone_into(slot);
+        self.sources.insert(name.to_owned(), source.to_owned());
+        true
+    }
+
+    /// The trip as the tickets and hotel stays show it: from the first departure to the
+    /// first ticket's destination, between the earliest and the latest travel date.
+    pub fn from_documents(tickets: Vec<Ticket>, hotels: Vec<HotelStay>) -> Self {
+        let mut trip = Self::default();
+        let mut ordered: Vec<&Ticket> = tickets.iter().collect();
+        ordered.sort_by(|a, b| a.date.cmp(&b.date));
+        if let Some(first) = ordered.first() {
+            trip.set("出发地", &first.from, "tickets");
+            trip.set("目的地", &first.to, "tickets");
+            trip.set("出发日期", &first.date, "tickets");
+            trip.set("出差人", &first.passenger, "tickets");
+        }
+        if let Some(last) = ordered.last().filter(|_| ordered.len() > 1) {
+            trip.set("返回日期", &last.date, "tickets");
+        }
+        trip.tickets = tickets;
+        trip.hotels = hotels;
+        trip
+    }
+
+    /// This trip completed by `user`'s fields: what the user supplied wins.
+    pub fn merged_with(mut self, user: &BTreeMap<String, String>) -> Self {
+        for (name, value) in user {
+            if !value.trim().is_empty() {
+                self.set(name, value, "user");
+            }
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ticket(from: &str, to: &str, date: &str) -> Ticket {
+        Ticket {
+            kind: "train".into(),
+            passenger: "张三".into(),
+            from: from.into(),
+            to: to.into(),
+            date: date.into(),
+            ..Ticket::default()
+        }
+    }
+
+    #[test]
+    fn the_trip_follows_the_tickets_and_the_user_completes_it() {
+        let trip = TravelApplication::from_documents(
+            vec![
+                ticket("北京南", "上海虹桥", "2025/03/12"),
+                ticket("上海虹桥", "北京南", "2025/03/10"),
+            ],
+            Vec::new(),
+        );
+        assert_eq!(
+            (trip.origin.as_str(), trip.destination.as_str()),
+            ("上海虹桥", "北京南")
+        );
+        assert_eq!(
+            (trip.start_date.as_str(), trip.end_date.as_str()),
+            ("2025/03/10", "2025/03/12")
+        );
+        assert_eq!(trip.purpose, "");
+        let user = BTreeMap::from([("出差事由".to_owned(), "参加学术会议".to_owned())]);
+        let trip = trip.merged_with(&user);
+        assert_eq!(trip.purpose, "参加学术会议");
+        assert_eq!(trip.sources["出差事由"], "user");
+        assert_eq!(trip.sources["出发地"], "tickets");
+    }
+
+    #[test]
+    fn a_single_ticket_leaves_the_return_date_open() {
+        let trip = TravelApplication::from_documents(
+            vec![ticket("北京南", "上海虹桥", "2025/03/10")],
+            Vec::new(),
+        );
+        assert_eq!(trip.end_date, "");
+    }
+}

@@ -1,0 +1,49 @@
+//! What the agent validates: the invoice table's rows with their class, the configuration,
+//! the trip and the materials supplied. Built by the caller from the session; pure data here.
+
+use crate::TravelApplication;
+use domain::InvoiceKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One row of the invoice table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimRow {
+    /// The 13 columns (and any others), by name.
+    pub cells: BTreeMap<String, String>,
+    pub kind: InvoiceKind,
+    /// The passenger a railway or air ticket names, when the row is one.
+    #[serde(default)]
+    pub passenger: String,
+}
+
+impl ClaimRow {
+    /// A cell's text, "" when absent.
+    pub fn cell(&self, column: &str) -> &str {
+        self.cells.get(column).map_or("", String::as_str)
+    }
+}
+
+/// Everything the rules look at.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    pub rows: Vec<ClaimRow>,
+    /// The six configuration fields (`password` as `***` when set, never its value).
+    pub config: BTreeMap<String, String>,
+    pub trip: TravelApplication,
+    /// Materials supplied so far (`销货清单`, `住宿水单`, …).
+    pub materials: Vec<String>,
+    /// Today, as days since 1970-01-01 (China time), for "not in the future".
+    pub today: i64,
+}
+
+impl Claim {
+    /// Travel only when every row is travel (the interface's flow choice).
+    pub fn kind(&self) -> InvoiceKind {
+        if !self.rows.is_empty() && self.rows.iter().all(|r| r.kind == InvoiceKind::Travel) {
+            InvoiceKind::Travel
+        } else {
+            InvoiceKind::General
+        }
+    }
+}
