@@ -287,6 +287,12 @@ impl Machine<AwaitingSupplement> {
         self.next_round("收到补充信息，重新校验", Vec::new())
     }
 
+    /// awaiting_supplement → idle: a new `/api/agent/process` abandons the wait and starts a
+    /// fresh run.
+    pub fn restart(self) -> Machine<Idle> {
+        restart(self)
+    }
+
     /// awaiting_supplement → ready by force submit: `agent_force_submit`; validation skipped.
     pub fn force_submit(self) -> Step<Ready> {
         force(self)

@@ -72,6 +72,8 @@ pub enum Check {
     PassengerIsClaimant { field: String },
     /// The trip field is filled (claim-level).
     TripField { field: String },
+    /// The trip's `field` (返回日期) is not before its `after` (出发日期), when both are dates.
+    TripDatesInOrder { field: String, after: String },
     /// The configuration field is filled (claim-level).
     ConfigField { field: String },
 }
@@ -210,6 +212,23 @@ pub fn check(rule: &Rule, claim: &Claim) -> Vec<Issue> {
                 .into_iter()
                 .collect()
         }
+        Check::TripDatesInOrder { field, after } => {
+            let end = parse_civil_date(claim.trip.field(field));
+            let start = parse_civil_date(claim.trip.field(after));
+            let wrong = rule.applies_to.covers(claim_kind)
+                && matches!((start, end), (Some(s), Some(e)) if e < s);
+            wrong
+                .then(|| {
+                    rule.issue(&Values {
+                        field,
+                        value: claim.trip.field(field),
+                        other: claim.trip.field(after).to_owned(),
+                        ..Values::default()
+                    })
+                })
+                .into_iter()
+                .collect()
+        }
         Check::ConfigField { field } => {
             let missing = rule.applies_to.covers(claim_kind)
                 && claim.config.get(field).is_none_or(|v| v.trim().is_empty());
@@ -333,7 +352,9 @@ fn check_row(rule: &Rule, claim: &Claim, index: usize, row: &ClaimRow) -> Option
                 )
             })
         }
-        Check::TripField { .. } | Check::ConfigField { .. } => None,
+        Check::TripField { .. } | Check::TripDatesInOrder { .. } | Check::ConfigField { .. } => {
+            None
+        }
     }
 }
 

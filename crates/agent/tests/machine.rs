@@ -159,7 +159,7 @@ fn the_round_limit_ends_in_error_with_agent_max_rounds() {
 }
 
 #[test]
-fn done_and_error_restart_to_a_fresh_idle() {
+fn done_error_and_a_wait_restart_to_a_fresh_idle() {
     let done = ready()
         .begin_submission()
         .machine
@@ -168,6 +168,11 @@ fn done_and_error_restart_to_a_fresh_idle() {
         .restart();
     assert_eq!(
         (done.data().state, done.data().rounds),
+        (AgentState::Idle, 0)
+    );
+    let waiting = awaiting().restart();
+    assert_eq!(
+        (waiting.data().state, waiting.data().rounds),
         (AgentState::Idle, 0)
     );
     let failed = extracting().fail("x").machine.restart();

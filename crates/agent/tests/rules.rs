@@ -120,6 +120,7 @@ fn broken(id: &str) -> Claim {
         "trip-destination" => c.trip.destination.clear(),
         "trip-start" => c.trip.start_date.clear(),
         "trip-end" => c.trip.end_date.clear(),
+        "trip-dates-in-order" => c.trip.end_date = "2025/03/01".into(),
         "finance-username" => {
             c.config.remove("username");
         }
