@@ -1,6 +1,7 @@
 //! The processing steps of a session, run inside a background job: extraction, duplicates,
 //! classification, the invoice table and the `done` result.
 
+mod agent;
 mod cache;
 mod document;
 mod extract_step;
@@ -11,6 +12,11 @@ mod submit;
 mod summary;
 mod table;
 
+pub use agent::{
+    AGENT_STATE_FILE, AgentRefusal, AgentSettings, TRAVEL_APPLICATIONS_FILE, agent_force_submit,
+    agent_process, agent_supplement_files, agent_user_supplement, can_force_submit, can_supplement,
+    read_agent_state,
+};
 pub use document::{DocumentReport, DocumentSettings, regenerate_document};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
 pub use payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments};

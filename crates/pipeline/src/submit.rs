@@ -128,7 +128,10 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
     }
     let doc = session.path().join(docgen::DOC_FILE_NAME);
     let outbound_doc = (kind == ClaimKind::General && doc.is_file()).then_some(doc);
-    let extra = claim_details(kind, &rows, &records);
+    let mut extra = claim_details(kind, &rows, &records);
+    if kind == ClaimKind::Travel {
+        apply_travel_application(session, &mut extra);
+    }
 
     let fingerprint = fingerprint(kind, &table);
     let invoice_numbers = rows
@@ -283,6 +286,29 @@ fn expense_type(record: &InvoiceRecord) -> &'static str {
             "taxi"
         }
         _ => "other",
+    }
+}
+
+/// The trip the agent gathered (travel_applications.json), where it has a value, over what
+/// the tickets alone give: the user's 出差事由 instead of `差旅报销（N 张票据）`.
+fn apply_travel_application(session: &Session, extra: &mut BTreeMap<String, String>) {
+    let Some(application) = session
+        .read_json(crate::TRAVEL_APPLICATIONS_FILE)
+        .ok()
+        .flatten()
+    else {
+        return;
+    };
+    for (variable, field) in [
+        ("purpose", "purpose"),
+        ("origin", "origin"),
+        ("destination", "destination"),
+        ("depart_date", "start_date"),
+        ("return_date", "end_date"),
+    ] {
+        if let Some(value) = application[field].as_str().filter(|v| !v.trim().is_empty()) {
+            extra.insert(variable.to_owned(), value.to_owned());
+        }
     }
 }
 
