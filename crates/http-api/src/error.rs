@@ -37,6 +37,12 @@ pub enum ApiError {
     BadRequest(String),
     #[error("接口不存在")]
     NoSuchEndpoint,
+    #[error("未找到 Agent 状态")]
+    NoAgentState,
+    #[error("请输入补充信息")]
+    EmptySupplement,
+    #[error("Agent 当前状态为 {0}，不能进行此操作")]
+    AgentWrongState(String),
     #[error(
         "不接受的主机名「{0}」：请用 IP 地址或 localhost 访问，或把该名称加入配置 [server] allowed_hosts"
     )]
@@ -56,9 +62,13 @@ pub enum ApiError {
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
-            Self::SessionNotFound | Self::FileNotFound | Self::NoTable | Self::NoSuchEndpoint => {
-                StatusCode::NOT_FOUND
-            }
+            Self::SessionNotFound
+            | Self::FileNotFound
+            | Self::NoTable
+            | Self::NoSuchEndpoint
+            | Self::NoAgentState => StatusCode::NOT_FOUND,
+            Self::EmptySupplement => StatusCode::BAD_REQUEST,
+            Self::AgentWrongState(_) => StatusCode::CONFLICT,
             Self::NoFileChosen
             | Self::BadFileName
             | Self::UnsupportedType(_)
@@ -151,6 +161,13 @@ mod tests {
     fn interface_messages_are_exact() {
         assert_eq!(ApiError::NoFileChosen.to_string(), "未选择文件");
         assert_eq!(ApiError::FileNotFound.to_string(), "文件不存在");
+        assert_eq!(ApiError::NoAgentState.to_string(), "未找到 Agent 状态");
+        assert_eq!(ApiError::NoAgentState.status_code(), StatusCode::NOT_FOUND);
+        assert_eq!(ApiError::EmptySupplement.to_string(), "请输入补充信息");
+        assert_eq!(
+            ApiError::EmptySupplement.status_code(),
+            StatusCode::BAD_REQUEST
+        );
         assert_eq!(ApiError::FileNotFound.status_code(), StatusCode::NOT_FOUND);
         assert_eq!(
             ApiError::TooLarge(50).status_code(),

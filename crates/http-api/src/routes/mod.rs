@@ -1,5 +1,6 @@
 //! Route table of the interface's endpoints.
 
+mod agent;
 mod config;
 mod data;
 mod download;
@@ -34,5 +35,22 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
             "/api/submit-financial/{session_id}",
             web::post().to(submit::start),
         )
-        .route("/api/logs/{session_id}", web::get().to(logs::stream));
+        .route("/api/logs/{session_id}", web::get().to(logs::stream))
+        .route("/api/agent/state/{session_id}", web::get().to(agent::read))
+        .route(
+            "/api/agent/process/{session_id}",
+            web::post().to(agent::process),
+        )
+        .route(
+            "/api/agent/supplement/{session_id}",
+            web::post().to(agent::supplement),
+        )
+        .route(
+            "/api/agent/user-supplement/{session_id}",
+            web::post().to(agent::user_supplement),
+        )
+        .route(
+            "/api/agent/force-submit/{session_id}",
+            web::post().to(agent::force_submit),
+        );
 }
