@@ -59,6 +59,8 @@ pub trait AgentIo {
     fn log(&mut self, level: &str, message: &str);
     /// Extracts every invoice of the session (unchanged files from the cache) into a claim.
     fn extract(&mut self) -> Result<Extraction, String>;
+    /// The claim as the table stands now, without extracting again (after a text supplement).
+    fn current(&mut self) -> Result<Extraction, String>;
     /// Writes corrected rows back to the invoice table.
     fn save_rows(&mut self, rows: &[ClaimRow]) -> Result<(), String>;
     /// Writes travel_applications.json.
@@ -85,11 +87,24 @@ fn failure(message: &str) -> Value {
     json!({"ok": false, "error": message})
 }
 
+/// Where a round's claim comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Every invoice extracted again (a new process, a supplement by files).
+    Extract,
+    /// The table as it stands (a supplement by text: "the agent validation runs again").
+    Current,
+}
+
 /// Runs the round a transition into `extracting` began, to its end; returns the `done` result.
-pub fn run_round(step: Step<state::Extracting>, io: &mut dyn AgentIo) -> Value {
+pub fn run_round(step: Step<state::Extracting>, io: &mut dyn AgentIo, source: Source) -> Value {
     let mut machine = record(io, step);
     let round = machine.round();
-    let extraction = match io.extract() {
+    let extracted = match source {
+        Source::Extract => io.extract(),
+        Source::Current => io.current(),
+    };
+    let extraction = match extracted {
         Ok(extraction) if !extraction.claim.rows.is_empty() => extraction,
         Ok(_) => return fail(machine, io, "没有提取到发票数据，请上传发票后重试"),
         Err(message) => return fail(machine, io, &format!("提取失败：{message}")),

@@ -16,7 +16,9 @@ mod supplement;
 pub use application::{HotelStay, TRIP_FIELDS, Ticket, TravelApplication};
 pub use claim::{Claim, ClaimRow};
 pub use correct::{Correction, SecondSources, correct};
-pub use flow::{AgentIo, Extraction, MAX_ATTEMPTS, Submitted, UserInput, run_round, submit_ready};
+pub use flow::{
+    AgentIo, Extraction, MAX_ATTEMPTS, Source, Submitted, UserInput, run_round, submit_ready,
+};
 pub use judge::{JUDGE_PROMPT, Judgement, judge_by_rules, judgement_schema, merge_model};
 pub use machine::{AnyMachine, DataMut, Machine, NextRound, Request, RoundEnd, Step, state};
 pub use rules::{AppliesTo, Check, Issue, ReportAs, Rule, RuleSet, RulesError, check};

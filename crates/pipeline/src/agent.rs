@@ -8,7 +8,7 @@ use crate::recognise::ScreenshotSettings;
 use crate::submit::{FinanceSettings, submit};
 use agent::{
     AgentIo, AnyMachine, Claim, ClaimRow, Extraction, HotelStay, JUDGE_PROMPT, Judgement, Machine,
-    NextRound, SecondSources, Step, Submitted, Ticket, TravelApplication, UserInput,
+    NextRound, SecondSources, Source, Step, Submitted, Ticket, TravelApplication, UserInput,
     judgement_schema, parse_text, run_round, state, submit_ready,
 };
 use domain::{AgentSessionState, ConfigField, Event, InvoiceKind, SessionConfig};
@@ -90,6 +90,10 @@ impl AgentIo for SessionIo<'_> {
                 .unwrap_or("提取失败")
                 .to_owned());
         }
+        Ok(self.claim())
+    }
+
+    fn current(&mut self) -> Result<Extraction, String> {
         Ok(self.claim())
     }
 
@@ -340,7 +344,7 @@ pub fn agent_process(session: &Session, config: &SessionConfig, settings: &Agent
         settings,
     };
     let _ = session.log("INFO", "agent", "开始 Agent 流程");
-    run_round(idle.start(), &mut io)
+    run_round(idle.start(), &mut io, Source::Extract)
 }
 
 /// Why an agent request cannot go on in the current state (for the HTTP layer's 404/409).
@@ -384,9 +388,9 @@ fn not_waiting() -> Value {
 }
 
 /// Runs the round a supplement started, or reports the round limit.
-fn next_round(next: NextRound, io: &mut SessionIo<'_>) -> Value {
+fn next_round(next: NextRound, io: &mut SessionIo<'_>, source: Source) -> Value {
     match next {
-        NextRound::Started(step) => run_round(step, io),
+        NextRound::Started(step) => run_round(step, io, source),
         NextRound::LimitReached(Step { machine, events }) => {
             io.record(machine.data(), &events);
             json!({"ok": false, "error": machine.data().error_message})
@@ -452,7 +456,7 @@ pub fn agent_supplement_files(
         config: config.clone(),
         settings,
     };
-    next_round(machine.supplement_files(files), &mut io)
+    next_round(machine.supplement_files(files), &mut io, Source::Extract)
 }
 
 /// `/api/agent/user-supplement`: the text's fields are merged into the trip, the configuration
@@ -509,7 +513,7 @@ pub fn agent_user_supplement(
         config,
         settings,
     };
-    next_round(machine.supplement_text(), &mut io)
+    next_round(machine.supplement_text(), &mut io, Source::Current)
 }
 
 /// Sets columns the user supplied: 人员姓名 in every row, others where the row has none.
