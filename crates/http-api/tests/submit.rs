@@ -10,46 +10,8 @@
 
 mod common;
 
-use common::{Options, TestApp, spawn_app, spawn_app_with};
+use common::{Options, Portal, TestApp, browser_available, fixture, spawn_app, spawn_app_with};
 use serde_json::{Value, json};
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-
-fn browser_available() -> bool {
-    Path::new("/usr/bin/chromium").is_file() && Path::new("/usr/bin/chromedriver").is_file()
-}
-
-fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fixtures/invoices")
-            .join(name),
-    )
-    .unwrap()
-}
-
-struct Portal {
-    thread: demo_portal::PortalThread,
-}
-
-impl Portal {
-    fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        Self {
-            thread: demo_portal::spawn(listener, demo_portal::PortalConfig::default()).unwrap(),
-        }
-    }
-
-    async fn claims(&self) -> Vec<Value> {
-        let body: Value = reqwest::get(format!("{}/api/claims", self.thread.base_url()))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        body["claims"].as_array().unwrap().clone()
-    }
-}
 
 async fn app_for(portal: &Portal) -> TestApp {
     spawn_app_with(Options {

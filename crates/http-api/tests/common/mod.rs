@@ -15,9 +15,10 @@ use futures_util::StreamExt;
 use http_api::{AppState, SseSettings};
 use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
 use reqwest::multipart::{Form, Part};
+use serde_json::Value;
 use session_store::{Session, Store, StoreOptions};
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -267,4 +268,41 @@ pub fn noise(len: usize, mut seed: u64) -> Vec<u8> {
     }
     out.truncate(len);
     out
+}
+
+/// Chromium and chromedriver, which the submission tests drive.
+pub fn browser_available() -> bool {
+    Path::new("/usr/bin/chromium").is_file() && Path::new("/usr/bin/chromedriver").is_file()
+}
+
+pub fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/invoices")
+            .join(name),
+    )
+    .unwrap()
+}
+
+pub struct Portal {
+    pub thread: demo_portal::PortalThread,
+}
+
+impl Portal {
+    pub fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        Self {
+            thread: demo_portal::spawn(listener, demo_portal::PortalConfig::default()).unwrap(),
+        }
+    }
+
+    pub async fn claims(&self) -> Vec<Value> {
+        let body: Value = reqwest::get(format!("{}/api/claims", self.thread.base_url()))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        body["claims"].as_array().unwrap().clone()
+    }
 }
