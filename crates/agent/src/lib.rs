@@ -22,4 +22,6 @@ pub use flow::{
 pub use judge::{JUDGE_PROMPT, Judgement, judge_by_rules, judgement_schema, merge_model};
 pub use machine::{AnyMachine, DataMut, Machine, NextRound, Request, RoundEnd, Step, state};
 pub use rules::{AppliesTo, Check, Issue, ReportAs, Rule, RuleSet, RulesError, check};
-pub use supplement::{TextUpdates, parse_text};
+pub use supplement::{
+    SUPPLEMENT_PROMPT, TextUpdates, parse_text, supplement_schema, updates_from_answer,
+};

@@ -159,6 +159,43 @@ pub fn parse_text(text: &str, purpose_wanted: bool) -> TextUpdates {
     updates
 }
 
+/// What the model is asked when a model reads a text supplement; the text follows.
+pub const SUPPLEMENT_PROMPT: &str = "报销人补充了一段文字。请从中提取要更新的字段，没有提到的字段填空字符串，不要猜测：\
+出差事由、出发地、目的地、出发日期（YYYY/MM/DD）、返回日期（YYYY/MM/DD）、出差人、人员姓名、公务卡号（只含数字）、工号、存放地点。只输出 JSON。";
+
+/// The keys of the model's answer: the first name of each entry of the key table.
+pub fn supplement_schema() -> serde_json::Value {
+    let properties: serde_json::Map<String, serde_json::Value> = KEYS
+        .iter()
+        .filter_map(|(names, _, _)| names.first())
+        .map(|name| ((*name).to_owned(), serde_json::json!({"type": "string"})))
+        .collect();
+    let required: Vec<&str> = KEYS
+        .iter()
+        .filter_map(|(names, _, _)| names.first().copied())
+        .collect();
+    serde_json::json!({"type": "object", "required": required, "properties": properties})
+}
+
+/// The updates a model's answer gives: each key through the same table and cleaning as a
+/// typed line, so a model cannot set what the user could not.
+pub fn updates_from_answer(answer: &serde_json::Value) -> TextUpdates {
+    let lines: Vec<String> = answer
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(key, value)| {
+            value
+                .as_str()
+                .filter(|v| !v.trim().is_empty())
+                .map(|v| format!("{key}：{v}"))
+        })
+        .collect();
+    let mut updates = parse_text(&lines.join("\n"), false);
+    updates.unrecognised.clear();
+    updates
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +234,19 @@ mod tests {
                 assert_eq!(got.map(String::as_str), Some(value), "{name}");
             }
         }
+    }
+
+    #[test]
+    fn a_models_answer_goes_through_the_same_table() {
+        let answer = serde_json::json!({"出差事由": "参加学术会议", "返回日期": "2025-3-12", "公务卡号": "不是数字", "密码": "x"});
+        let updates = updates_from_answer(&answer);
+        assert_eq!(updates.trip["出差事由"], "参加学术会议");
+        assert_eq!(updates.trip["返回日期"], "2025/03/12");
+        assert!(updates.cells.is_empty() && updates.config.is_empty());
+        assert_eq!(
+            supplement_schema()["required"].as_array().unwrap().len(),
+            KEYS.len()
+        );
     }
 
     #[test]

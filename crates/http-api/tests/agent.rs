@@ -455,3 +455,61 @@ async fn the_round_limit_ends_in_error() {
     assert_eq!(state["state"], "error");
     assert_eq!(state["rounds"], 5);
 }
+
+#[tokio::test]
+async fn a_model_reads_free_text_that_the_key_table_cannot() {
+    let portal = Portal::start();
+    let blank = |pairs: &[(&str, &str)]| {
+        let mut answer = serde_json::Map::new();
+        for key in [
+            "出差事由",
+            "出发地",
+            "目的地",
+            "出发日期",
+            "返回日期",
+            "出差人",
+            "人员姓名",
+            "公务卡号",
+            "工号",
+            "存放地点",
+        ] {
+            answer.insert(key.to_owned(), json!(""));
+        }
+        for (k, v) in pairs {
+            answer.insert((*k).to_owned(), json!(v));
+        }
+        Value::Object(answer)
+    };
+    let server = ScriptedServer::start(vec![
+        ScriptedReply::json(&judgement(false, &[])),
+        ScriptedReply::json(&blank(&[
+            ("出差事由", "参加学术会议"),
+            ("返回日期", "2025/03/30"),
+            ("人员姓名", "赵晓岚"),
+        ])),
+        ScriptedReply::json(&judgement(true, &[])),
+    ])
+    .unwrap();
+    let app = app_with_model(&portal, &server).await;
+    let id = session_with(&app, &["railway_ticket.pdf"]).await;
+    let events = run(&app, &format!("/api/agent/process/{id}"), config()).await;
+    assert_eq!(done(&events)["waiting_for_supplement"], true);
+    let text = "我去杭州参加学术会议，3月30日回来，车票上的乘车人就是我赵晓岚";
+    let events = run(
+        &app,
+        &format!("/api/agent/user-supplement/{id}"),
+        json!({"text": text}),
+    )
+    .await;
+    assert_eq!(done(&events)["submit_ok"], true, "{events:?}");
+    let claims = portal.claims().await;
+    assert_eq!(claims[0]["purpose"], "参加学术会议");
+    assert!(
+        server.requests()[1]
+            .messages
+            .last()
+            .unwrap()
+            .text
+            .contains(text)
+    );
+}

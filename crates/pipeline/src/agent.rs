@@ -471,7 +471,7 @@ pub fn agent_user_supplement(
         return not_waiting();
     };
     let purpose_wanted = machine.data().invoice_type == InvoiceKind::Travel.as_str();
-    let updates = parse_text(text, purpose_wanted);
+    let updates = read_supplement(session, text, purpose_wanted, settings);
     let mut user = UserInput::of(machine.data());
     user.trip.extend(updates.trip.clone());
     let mut config = config.clone();
@@ -514,6 +514,43 @@ pub fn agent_user_supplement(
         settings,
     };
     next_round(machine.supplement_text(), &mut io, Source::Current)
+}
+
+/// The fields of a text supplement: by the model when one is configured (falling back to the
+/// key table when it fails or finds nothing), else by the key table.
+fn read_supplement(
+    session: &Session,
+    text: &str,
+    purpose_wanted: bool,
+    settings: &AgentSettings,
+) -> agent::TextUpdates {
+    if let Some(client) = settings.llm() {
+        let request = ChatRequest::text(format!("{}\n\n{text}", agent::SUPPLEMENT_PROMPT))
+            .with_json_schema(agent::supplement_schema())
+            .with_temperature(0.0);
+        let mut sink = |event: &Event| {
+            let _ = session.emit(event);
+        };
+        match client.chat(request, &mut sink) {
+            Ok(response) => {
+                let updates = response
+                    .json
+                    .map(|answer| agent::updates_from_answer(&answer))
+                    .unwrap_or_default();
+                if !updates.is_empty() {
+                    return updates;
+                }
+            }
+            Err(error) => {
+                let _ = session.log(
+                    "WARN",
+                    "agent",
+                    &format!("语言模型未能读取补充信息（{error}），改按关键词读取"),
+                );
+            }
+        }
+    }
+    parse_text(text, purpose_wanted)
 }
 
 /// Sets columns the user supplied: 人员姓名 in every row, others where the row has none.
