@@ -5,7 +5,7 @@
 use crate::document::{DocumentSettings, load_records, regenerate_document};
 use crate::process::process;
 use crate::recognise::ScreenshotSettings;
-use crate::submit::{FinanceSettings, submit};
+use crate::submit::{FinanceSettings, keyed_rows, submit};
 use agent::{
     AgentIo, AnyMachine, Claim, ClaimRow, Extraction, HotelStay, JUDGE_PROMPT, Judgement, Machine,
     NextRound, SecondSources, Source, Step, Submitted, Ticket, TravelApplication, UserInput,
@@ -278,21 +278,6 @@ fn config_map(config: &SessionConfig) -> BTreeMap<String, String> {
     };
     map.insert("password".to_owned(), password.to_owned());
     map
-}
-
-fn keyed_rows(table: &CsvTable) -> Vec<BTreeMap<String, String>> {
-    table
-        .rows
-        .iter()
-        .map(|row| {
-            table
-                .fields
-                .iter()
-                .cloned()
-                .zip(row.iter().cloned())
-                .collect()
-        })
-        .collect()
 }
 
 /// Writes rows back to the table `/api/data` shows and regenerates the document from it.

@@ -239,7 +239,8 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
     }
 }
 
-fn keyed_rows(table: &CsvTable) -> Vec<BTreeMap<String, String>> {
+/// The table's rows keyed by column name.
+pub(crate) fn keyed_rows(table: &CsvTable) -> Vec<BTreeMap<String, String>> {
     table
         .rows
         .iter()

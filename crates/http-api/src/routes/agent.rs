@@ -3,7 +3,7 @@
 //! `请输入补充信息`, 409 for a state that does not allow the request); the work runs as a job
 //! whose `done` result the stream delivers.
 
-use super::process::{config_updates, current_config};
+use super::process::{current_config, write_config_from};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 use domain::{AgentSessionState, SessionConfig, validate_stored_name};
@@ -60,19 +60,35 @@ pub(crate) async fn process(
     if state.jobs.is_busy(session.id()) {
         return Err(ApiError::Busy);
     }
-    let updates = config_updates(&body)?;
-    let mut config = config_of(&state, &session).await?;
-    for (field, value) in updates {
-        config.set(field, value);
-    }
-    {
-        let session = session.clone();
-        let config = config.clone();
-        web::block(move || session.write_config(&config)).await??;
-    }
+    let config = write_config_from(&state, &session, &body).await?;
     let settings = settings(&state);
     state.jobs.start(session, "agent", move |session| {
         pipeline::agent_process(session, &config, &settings)
+    })?;
+    Ok(started())
+}
+
+/// Starts an agent job once `allowed` says the agent's state permits it (404 without a state,
+/// 409 in a state that does not allow the request, 409 while a job runs).
+async fn start_when(
+    state: &AppState,
+    session: Session,
+    allowed: fn(&Session) -> Result<(), AgentRefusal>,
+    work: impl FnOnce(&Session, &SessionConfig, &AgentSettings) -> Value + Send + 'static,
+) -> Result<HttpResponse, ApiError> {
+    if state.jobs.is_busy(session.id()) {
+        return Err(ApiError::Busy);
+    }
+    {
+        let session = session.clone();
+        web::block(move || allowed(&session))
+            .await?
+            .map_err(refused)?;
+    }
+    let config = config_of(state, &session).await?;
+    let settings = settings(state);
+    state.jobs.start(session, "agent", move |session| {
+        work(session, &config, &settings)
     })?;
     Ok(started())
 }
@@ -108,22 +124,23 @@ pub(crate) async fn supplement(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
-    if state.jobs.is_busy(session.id()) {
-        return Err(ApiError::Busy);
-    }
-    {
+    let files = {
         let session = session.clone();
-        web::block(move || pipeline::can_supplement(&session))
-            .await?
-            .map_err(refused)?;
-    }
-    let files = supplement_files(&body, &session)?;
-    let config = config_of(&state, &session).await?;
-    let settings = settings(&state);
-    state.jobs.start(session, "agent", move |session| {
-        pipeline::agent_supplement_files(session, &files, &config, &settings)
-    })?;
-    Ok(started())
+        web::block(move || {
+            pipeline::can_supplement(&session).map_err(refused)?;
+            supplement_files(&body, &session)
+        })
+        .await??
+    };
+    start_when(
+        &state,
+        session,
+        pipeline::can_supplement,
+        move |session, config, settings| {
+            pipeline::agent_supplement_files(session, &files, config, settings)
+        },
+    )
+    .await
 }
 
 /// POST /api/agent/user-supplement: `{text}`; its fields merged, then validated again.
@@ -149,21 +166,15 @@ pub(crate) async fn user_supplement(
             "补充信息超过 {MAX_SUPPLEMENT_CHARS} 个字符"
         )));
     }
-    if state.jobs.is_busy(session.id()) {
-        return Err(ApiError::Busy);
-    }
-    {
-        let session = session.clone();
-        web::block(move || pipeline::can_supplement(&session))
-            .await?
-            .map_err(refused)?;
-    }
-    let config = config_of(&state, &session).await?;
-    let settings = settings(&state);
-    state.jobs.start(session, "agent", move |session| {
-        pipeline::agent_user_supplement(session, &text, &config, &settings)
-    })?;
-    Ok(started())
+    start_when(
+        &state,
+        session,
+        pipeline::can_supplement,
+        move |session, config, settings| {
+            pipeline::agent_user_supplement(session, &text, config, settings)
+        },
+    )
+    .await
 }
 
 /// Longest text supplement.
@@ -175,19 +186,11 @@ pub(crate) async fn force_submit(
     session_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
-    if state.jobs.is_busy(session.id()) {
-        return Err(ApiError::Busy);
-    }
-    {
-        let session = session.clone();
-        web::block(move || pipeline::can_force_submit(&session))
-            .await?
-            .map_err(refused)?;
-    }
-    let config = config_of(&state, &session).await?;
-    let settings = settings(&state);
-    state.jobs.start(session, "agent", move |session| {
-        pipeline::agent_force_submit(session, &config, &settings)
-    })?;
-    Ok(started())
+    start_when(
+        &state,
+        session,
+        pipeline::can_force_submit,
+        pipeline::agent_force_submit,
+    )
+    .await
 }

@@ -15,25 +15,34 @@ pub(crate) async fn start(
     if state.jobs.is_busy(session.id()) {
         return Err(ApiError::Busy);
     }
-    let updates = config_updates(&body)?;
-    let defaults = SessionConfig::clone(&state.defaults);
-    let config = {
-        let session = session.clone();
-        web::block(move || {
-            let mut config = current_config(&session, defaults);
-            for (field, value) in updates {
-                config.set(field, value);
-            }
-            session.write_config(&config).map(|()| config)
-        })
-        .await??
-    };
+    let config = write_config_from(&state, &session, &body).await?;
     let documents = state.documents.clone();
     let screenshots = state.screenshots.clone();
     state.jobs.start(session, "process", move |session| {
         pipeline::process(session, &config, &documents, &screenshots).result
     })?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "started"})))
+}
+
+/// The processing endpoints' configuration: the session's (or the defaults) with the body's
+/// fields set, written to config.json as the interface requires.
+pub(crate) async fn write_config_from(
+    state: &AppState,
+    session: &Session,
+    body: &[u8],
+) -> Result<SessionConfig, ApiError> {
+    let updates = config_updates(body)?;
+    let defaults = SessionConfig::clone(&state.defaults);
+    let session = session.clone();
+    let config = web::block(move || {
+        let mut config = current_config(&session, defaults);
+        for (field, value) in updates {
+            config.set(field, value);
+        }
+        session.write_config(&config).map(|()| config)
+    })
+    .await??;
+    Ok(config)
 }
 
 /// The fields a request sets. The body is optional (no body, or `{}`, changes nothing); every
