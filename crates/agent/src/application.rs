@@ -16,6 +16,9 @@ pub struct Ticket {
     pub to: String,
     /// `YYYY/MM/DD`.
     pub date: String,
+    /// Departure time `HH:MM`, when printed.
+    #[serde(default)]
+    pub time: String,
 }
 
 /// A hotel stay of the trip.
@@ -86,20 +89,38 @@ impl TravelApplication {
         true
     }
 
-    /// The trip as the tickets and hotel stays show it: from the first departure to the
-    /// first ticket's destination, between the earliest and the latest travel date.
+    /// The trip as the tickets and hotel stays show it. In time order, the outbound journey is
+    /// the first ticket and those that connect on from it (the same day, from where the last
+    /// arrived, to a place not yet visited): the trip leaves from its start, goes to its end, on its first date. A ticket
+    /// after the outbound journey is the way back, and the last one's date the return date;
+    /// with none, the return date is left to the user.
     pub fn from_documents(tickets: Vec<Ticket>, hotels: Vec<HotelStay>) -> Self {
         let mut trip = Self::default();
         let mut ordered: Vec<&Ticket> = tickets.iter().collect();
-        ordered.sort_by(|a, b| a.date.cmp(&b.date));
+        ordered.sort_by(|a, b| (&a.date, &a.time).cmp(&(&b.date, &b.time)));
         if let Some(first) = ordered.first() {
+            let mut visited = vec![first.from.as_str(), first.to.as_str()];
+            let outbound = ordered
+                .windows(2)
+                .take_while(|pair| {
+                    // A connection leaves the same day from where the last ticket arrived and
+                    // goes somewhere new; going back is the return journey.
+                    let connects = pair[0].to == pair[1].from
+                        && pair[0].date == pair[1].date
+                        && !visited.contains(&pair[1].to.as_str());
+                    visited.push(pair[1].to.as_str());
+                    connects
+                })
+                .count()
+                + 1;
+            let arrival = ordered.get(outbound - 1).map_or("", |t| t.to.as_str());
             trip.set("出发地", &first.from, "tickets");
-            trip.set("目的地", &first.to, "tickets");
+            trip.set("目的地", arrival, "tickets");
             trip.set("出发日期", &first.date, "tickets");
             trip.set("出差人", &first.passenger, "tickets");
-        }
-        if let Some(last) = ordered.last().filter(|_| ordered.len() > 1) {
-            trip.set("返回日期", &last.date, "tickets");
+            if let Some(last) = ordered.last().filter(|_| ordered.len() > outbound) {
+                trip.set("返回日期", &last.date, "tickets");
+            }
         }
         trip.tickets = tickets;
         trip.hotels = hotels;
@@ -155,6 +176,33 @@ mod tests {
         assert_eq!(trip.purpose, "参加学术会议");
         assert_eq!(trip.sources["出差事由"], "user");
         assert_eq!(trip.sources["出发地"], "tickets");
+    }
+
+    #[test]
+    fn a_connection_is_one_outbound_journey() {
+        let mut second = ticket("长沙南", "广州南", "2025/02/20");
+        second.time = "10:05".into();
+        let mut first = ticket("湘潭北", "长沙南", "2025/02/20");
+        first.time = "08:40".into();
+        let trip = TravelApplication::from_documents(vec![second, first], Vec::new());
+        assert_eq!(
+            (trip.origin.as_str(), trip.destination.as_str()),
+            ("湘潭北", "广州南")
+        );
+        assert_eq!(trip.end_date, "", "no way back among the tickets");
+        let back = ticket("广州南", "湘潭北", "2025/02/23");
+        let trip = TravelApplication::from_documents(
+            vec![trip.tickets[0].clone(), trip.tickets[1].clone(), back],
+            Vec::new(),
+        );
+        assert_eq!(
+            (trip.origin.as_str(), trip.destination.as_str()),
+            ("湘潭北", "广州南")
+        );
+        assert_eq!(
+            (trip.start_date.as_str(), trip.end_date.as_str()),
+            ("2025/02/20", "2025/02/23")
+        );
     }
 
     #[test]

@@ -243,6 +243,7 @@ fn ticket_of(record: &domain::InvoiceRecord, tickets: &mut Vec<Ticket>) -> Strin
             from: trip.from_station.clone(),
             to: trip.to_station.clone(),
             date: trip.travel_date.clone(),
+            time: trip.departure_time.clone(),
         });
         return trip.passenger.clone();
     }
@@ -255,6 +256,7 @@ fn ticket_of(record: &domain::InvoiceRecord, tickets: &mut Vec<Ticket>) -> Strin
                 from: segment.from.clone(),
                 to: segment.to.clone(),
                 date: segment.date.clone(),
+                time: segment.time.clone(),
             });
         }
         return trip.passenger.clone();
