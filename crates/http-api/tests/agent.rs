@@ -513,3 +513,24 @@ async fn a_model_reads_free_text_that_the_key_table_cannot() {
             .contains(text)
     );
 }
+
+#[tokio::test]
+async fn a_model_that_never_answers_times_out_and_the_rules_decide() {
+    let portal = Portal::start();
+    let server = ScriptedServer::start(vec![ScriptedReply::Hang; 4]).unwrap();
+    let app = app_with_model(&portal, &server).await;
+    let id = session_with(&app, &["railway_ticket.pdf"]).await;
+    let events = run(&app, &format!("/api/agent/process/{id}"), config()).await;
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "llm_stream" && e["phase"] == "error"),
+        "{events:?}"
+    );
+    assert_eq!(done(&events)["waiting_for_supplement"], true);
+    let state = agent_state(&app, &id).await;
+    assert_eq!(
+        state["validation_reports"][0]["judgement"]["decided_by"],
+        "rules"
+    );
+}
