@@ -9,12 +9,14 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::{Error, HttpResponse};
 
-fn is_json(response: &HttpResponse<BoxBody>) -> bool {
+/// A body of ours already: JSON, or a page (the phone page's "session unknown" is HTML on
+/// purpose, for a person, not a client).
+fn is_ours(response: &HttpResponse<BoxBody>) -> bool {
     response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"))
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/html"))
 }
 
 pub(crate) async fn json_errors(
@@ -23,7 +25,7 @@ pub(crate) async fn json_errors(
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     let response = next.call(request).await?.map_into_boxed_body();
     if !(response.status().is_client_error() || response.status().is_server_error())
-        || is_json(response.response())
+        || is_ours(response.response())
     {
         return Ok(response);
     }

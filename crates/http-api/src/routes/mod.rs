@@ -6,6 +6,7 @@ mod data;
 mod download;
 mod files;
 mod logs;
+mod pages;
 mod process;
 mod save;
 mod session;
@@ -16,7 +17,11 @@ use actix_web::web;
 
 /// Registers every endpoint this crate serves.
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api/session", web::post().to(session::create))
+    cfg.route("/", web::get().to(pages::desktop))
+        .route("/mobile/{session_id}", web::get().to(pages::mobile))
+        .route("/assets/{name}", web::get().to(pages::asset))
+        .route("/api/qr/{session_id}", web::get().to(pages::qr))
+        .route("/api/session", web::post().to(session::create))
         .route("/api/upload/{session_id}", web::post().to(upload::upload))
         .route(
             "/api/mobile-upload/{session_id}",

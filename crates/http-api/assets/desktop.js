@@ -1,0 +1,392 @@
+// The desktop page: session, uploads, the phone's QR code, configuration, processing with live
+// progress, the agent's questions, the editable table and the submission's outcome.
+"use strict";
+
+const COLUMNS = ["序号", "发票号码", "开票日期", "项目名称", "规格型号", "价税合计", "销售方名称",
+  "人员姓名", "刷卡日期", "公务卡号", "刷卡金额", "备注", "工号"];
+const CONFIG_FIELDS = ["username", "password", "default_name", "default_card_no",
+  "default_person_id", "consumable_storage"];
+const AGENT_STATES = { idle: "未开始", extracting: "正在提取和校验", awaiting_supplement: "等待补充信息",
+  ready: "信息完整", submitting: "正在提交", done: "已完成", error: "出错" };
+const FILE_STATUS = { processing: "处理中", done: "完成", cached: "完成（缓存）", error: "失败" };
+
+const $ = (id) => document.getElementById(id);
+let sessionId = null;
+let table = { csv_filename: "", fields: COLUMNS, rows: [] };
+let flagged = {};
+let stream = null;
+
+async function startSession() {
+  const fromUrl = new URLSearchParams(location.hash.slice(1)).get("s");
+  if (fromUrl) {
+    try {
+      await api.json("GET", "/api/files/" + encodeURIComponent(fromUrl));
+      sessionId = fromUrl;
+    } catch (_) { sessionId = null; }
+  }
+  if (!sessionId) {
+    sessionId = (await api.json("POST", "/api/session")).session_id;
+    history.replaceState(null, "", "#s=" + sessionId);
+  }
+  $("session-id").textContent = sessionId;
+  const mobile = location.origin + "/mobile/" + sessionId;
+  $("mobile-link").textContent = mobile;
+  $("mobile-link").href = mobile;
+  $("qr").src = "/api/qr/" + sessionId;
+  const host = location.hostname;
+  $("mobile-hint").hidden = !(host === "localhost" || host === "127.0.0.1" || host === "[::1]");
+}
+
+// ---- files ----
+
+function renderFiles(listing) {
+  const list = $("files");
+  list.replaceChildren();
+  $("files-empty").hidden = listing.files.length > 0;
+  for (const file of listing.files) {
+    const item = el("li");
+    const url = "/api/download/" + sessionId + "/" + encodeURIComponent(file.name);
+    if (file.type === "image") {
+      const img = el("img");
+      img.src = url;
+      img.alt = "预览：" + file.name;
+      img.loading = "lazy";
+      item.appendChild(img);
+    } else {
+      item.appendChild(el("span", "PDF", "doc-icon"));
+    }
+    const link = el("a", file.name);
+    link.href = url;
+    item.appendChild(link);
+    item.appendChild(el("span", sizeText(file.size), "muted"));
+    list.appendChild(item);
+  }
+}
+
+async function refreshFiles() {
+  try { renderFiles(await api.json("GET", "/api/files/" + sessionId)); } catch (_) { /* next poll */ }
+}
+
+async function uploadFiles(files) {
+  await uploadAll("/api/upload/" + sessionId, files, $("uploads"));
+  await refreshFiles();
+}
+
+// ---- configuration ----
+
+async function loadConfig() {
+  const config = await api.json("GET", "/api/config/" + sessionId);
+  for (const name of CONFIG_FIELDS) {
+    const input = $("config").elements[name];
+    if (name !== "password") input.value = config[name] || "";
+  }
+}
+
+function configBody() {
+  const body = {};
+  for (const name of CONFIG_FIELDS) {
+    const value = $("config").elements[name].value;
+    if (name === "password" && value === "") continue;
+    body[name] = value;
+  }
+  return body;
+}
+
+// ---- progress ----
+
+function logLine(text, className) {
+  const line = el("li", text, className);
+  $("log").appendChild(line);
+  line.scrollIntoView({ block: "nearest" });
+}
+
+function showFileProgress(event) {
+  const list = $("file-progress");
+  let row = Array.from(list.children).find((r) => r.dataset.file === event.file);
+  if (!row) {
+    row = el("li");
+    row.dataset.file = event.file;
+    list.appendChild(row);
+  }
+  const parts = [event.file, FILE_STATUS[event.status] || event.status];
+  if (event.summary) parts.push(event.summary);
+  if (event.error) parts.push(event.error);
+  row.textContent = parts.join(" · ");
+  row.className = event.status === "error" ? "failed" : event.status === "processing" ? "" : "ok";
+}
+
+function agentText(event) {
+  switch (event.type) {
+    case "agent_state_change": return "状态：" + (AGENT_STATES[event.state] || event.state) + "。" + event.message;
+    case "agent_extract_status": return "校验：" + event.message;
+    case "agent_ready": return "信息完整：" + event.message;
+    case "agent_request_supplement": return "需要补充：" + event.suggestion;
+    case "agent_supplement_received": return "已收到补充文件：" + event.files.join("、");
+    case "agent_force_submit": return event.message;
+    case "agent_error": return "出错：" + event.message;
+    case "agent_max_rounds": return event.message;
+    default: return JSON.stringify(event);
+  }
+}
+
+function onEvent(event) {
+  if (event.type === "file_progress") return showFileProgress(event);
+  if (event.type === "log") {
+    return logLine([event.time ? event.time.slice(11, 19) : "", event.module, event.message]
+      .filter(Boolean).join(" "), event.level === "ERROR" ? "failed" : "");
+  }
+  if (event.type === "llm_stream") {
+    $("llm-box").hidden = false;
+    if (event.text) $("llm").textContent += event.text;
+    if (event.phase === "error") logLine("语言模型出错：" + (event.text || ""), "failed");
+    return;
+  }
+  if (event.type === "done") return onDone(event.result);
+  if (event.type.startsWith("agent_")) {
+    if (event.state) $("agent-state").textContent = AGENT_STATES[event.state] || event.state;
+    if (event.type === "agent_request_supplement") showRequest(event);
+    return logLine(agentText(event), event.type === "agent_error" ? "failed" : "agent");
+  }
+}
+
+function follow() {
+  if (stream) stream.close();
+  $("progress").hidden = false;
+  stream = new EventSource("/api/logs/" + sessionId);
+  stream.onmessage = (message) => {
+    let event;
+    try { event = JSON.parse(message.data); } catch (_) { return; }
+    onEvent(event);
+    if (event.type === "done") { stream.close(); stream = null; }
+  };
+}
+
+async function start(path, body) {
+  $("run-error").hidden = true;
+  $("result-box").hidden = true;
+  $("file-progress").replaceChildren();
+  $("log").replaceChildren();
+  $("llm").textContent = "";
+  try {
+    await api.json("POST", path + sessionId, body);
+    follow();
+  } catch (error) {
+    $("run-error").textContent = error.message;
+    $("run-error").hidden = false;
+  }
+}
+
+// ---- outcome ----
+
+function showRequest(event) {
+  const box = $("agent-request");
+  box.replaceChildren();
+  const lists = [["缺少的信息", event.missing_fields], ["缺少的材料", event.missing_materials],
+    ["需要核对", event.semantic_issues]];
+  for (const [title, items] of lists) {
+    if (!items || items.length === 0) continue;
+    box.appendChild(el("h3", title));
+    const list = el("ul");
+    for (const item of items) list.appendChild(el("li", item));
+    box.appendChild(list);
+  }
+  box.appendChild(el("p", event.suggestion, "suggestion"));
+  $("agent-box").hidden = false;
+}
+
+function showResult(lines, failed) {
+  const box = $("result");
+  box.replaceChildren();
+  for (const line of lines) {
+    if (typeof line === "string") box.appendChild(el("p", line, failed ? "error" : ""));
+    else box.appendChild(line);
+  }
+  $("result-box").hidden = false;
+}
+
+function downloadLink(text, url) {
+  const link = el("a", text);
+  link.href = url;
+  const p = el("p");
+  p.appendChild(link);
+  return p;
+}
+
+async function onDone(result) {
+  const lines = [];
+  if (result.ok === false) {
+    lines.push("失败：" + (result.error || result.submit_error || "未知错误"));
+  }
+  if (result.invoice_count !== undefined) {
+    lines.push("共 " + result.invoice_count + " 张发票（差旅 " + result.travel_count + "，一般 " + result.general_count + "），用时 " + result.elapsed);
+  }
+  if (result.waiting_for_supplement) lines.push("第 " + result.round + " 轮校验未通过，请在上方补充信息。");
+  else $("agent-box").hidden = true;
+  if (result.submit_ok === true) lines.push("已提交到财务系统，报销单号：" + (result.claim_no || "（未返回）"));
+  if (result.submit_ok === false) {
+    lines.push("提交失败：" + result.submit_error);
+    if (result.screenshot) {
+      lines.push(downloadLink("查看失败时的页面截图", "/api/download/" + sessionId + "/" + encodeURIComponent(result.screenshot)));
+    }
+  }
+  if (result.doc_error) lines.push("出库单生成失败：" + result.doc_error);
+  showResult(lines, result.ok === false || result.submit_ok === false);
+  await loadTable();
+}
+
+// ---- table ----
+
+async function loadFlags() {
+  flagged = {};
+  try {
+    const state = await api.json("GET", "/api/agent/state/" + sessionId);
+    const report = state.validation_reports[state.validation_reports.length - 1];
+    for (const issue of (report && report.issues) || []) {
+      if (issue.row) flagged[issue.row + "/" + issue.field] = issue.message;
+    }
+  } catch (_) { /* no agent run */ }
+}
+
+async function loadTable() {
+  let data;
+  try { data = await api.json("GET", "/api/data/" + sessionId); } catch (_) { return; }
+  await loadFlags();
+  table = { csv_filename: data.csv_filename, fields: data.fields, rows: data.data };
+  $("table-file").textContent = data.csv_filename;
+  renderTable();
+  renderDownloads();
+  $("table-box").hidden = false;
+}
+
+function renderTable() {
+  const head = el("tr");
+  for (const field of table.fields) head.appendChild(el("th", field));
+  head.appendChild(el("th", "操作"));
+  $("table").tHead.replaceChildren(head);
+  const body = $("table").tBodies[0];
+  body.replaceChildren();
+  table.rows.forEach((row, index) => {
+    const tr = el("tr");
+    for (const field of table.fields) {
+      const td = el("td");
+      const input = el("input");
+      input.value = row[field] || "";
+      input.setAttribute("aria-label", "第 " + (index + 1) + " 行 " + field);
+      input.addEventListener("input", () => { row[field] = input.value; renderTotals(); });
+      const reason = flagged[(index + 1) + "/" + field];
+      if (reason) { td.className = "flagged"; input.title = reason; td.appendChild(el("span", reason, "reason")); }
+      td.prepend(input);
+      tr.appendChild(td);
+    }
+    const remove = el("button", "删除");
+    remove.type = "button";
+    remove.setAttribute("aria-label", "删除第 " + (index + 1) + " 行");
+    remove.addEventListener("click", () => { table.rows.splice(index, 1); renderTable(); });
+    const td = el("td");
+    td.appendChild(remove);
+    tr.appendChild(td);
+    body.appendChild(tr);
+  });
+  renderTotals();
+}
+
+function renderTotals() {
+  let cents = 0;
+  for (const row of table.rows) {
+    const value = parseFloat(String(row["价税合计"] || "").replace(/[,¥￥]/g, ""));
+    if (!Number.isNaN(value)) cents += Math.round(value * 100);
+  }
+  $("totals").textContent = "共 " + table.rows.length + " 行，价税合计 " + (cents / 100).toFixed(2) + " 元";
+}
+
+function renderDownloads(docUrl) {
+  const box = $("downloads");
+  box.replaceChildren(el("span", "下载："));
+  const base = "/api/download/" + sessionId + "/";
+  const links = [[table.csv_filename, base + encodeURIComponent(table.csv_filename)]];
+  links.push(["易耗品、出库单.doc", docUrl || base + encodeURIComponent("易耗品、出库单.doc")]);
+  for (const [text, url] of links) {
+    const link = el("a", text);
+    link.href = url;
+    box.appendChild(link);
+  }
+}
+
+async function saveTable() {
+  const out = $("save-result");
+  out.className = "";
+  out.textContent = "保存中…";
+  try {
+    const rows = table.rows.map((row) => {
+      const copy = {};
+      for (const field of table.fields) copy[field] = row[field] || "";
+      return copy;
+    });
+    const result = await api.json("POST", "/api/save/" + sessionId, { csv_filename: table.csv_filename, data: rows });
+    let text = "已保存。";
+    if (result.doc_ok === true) text += "出库单已重新生成。";
+    else if (result.doc_skipped) text += "全部为差旅发票，无需出库单。";
+    else if (result.doc_ok === false) text += "出库单生成失败：" + result.doc_error;
+    out.textContent = text;
+    renderDownloads(result.doc_url);
+  } catch (error) {
+    out.textContent = "保存失败：" + error.message;
+    out.className = "error";
+  }
+}
+
+// ---- wiring ----
+
+function wire() {
+  const drop = $("drop");
+  $("file-input").addEventListener("change", (e) => { uploadFiles(Array.from(e.target.files)); e.target.value = ""; });
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    uploadFiles(Array.from(e.dataTransfer.files));
+  });
+  $("run-agent").addEventListener("click", () => start("/api/agent/process/", configBody()));
+  $("run-extract").addEventListener("click", () => start("/api/process/", configBody()));
+  $("supplement-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    start("/api/agent/user-supplement/", { text: $("supplement-text").value });
+  });
+  $("supplement-files").addEventListener("change", async (e) => {
+    const names = await uploadAll("/api/upload/" + sessionId, Array.from(e.target.files), $("uploads"));
+    e.target.value = "";
+    await refreshFiles();
+    if (names.length > 0) start("/api/agent/supplement/", { files: names });
+  });
+  $("force-submit").addEventListener("click", () => {
+    if (confirm("跳过校验，直接把当前表格提交到财务系统？")) start("/api/agent/force-submit/", {});
+  });
+  $("add-row").addEventListener("click", () => {
+    const row = {};
+    for (const field of table.fields) row[field] = "";
+    row["序号"] = String(table.rows.length + 1);
+    table.rows.push(row);
+    renderTable();
+  });
+  $("save").addEventListener("click", saveTable);
+  $("submit").addEventListener("click", async () => {
+    await saveTable();
+    start("/api/submit-financial/", undefined);
+  });
+}
+
+async function main() {
+  wire();
+  try {
+    await startSession();
+  } catch (error) {
+    $("session-id").textContent = "无法创建会话：" + error.message;
+    return;
+  }
+  await Promise.all([refreshFiles(), loadConfig().catch(() => {}), loadTable()]);
+  // The phone's uploads appear here without a reload.
+  setInterval(refreshFiles, 2000);
+}
+
+main();

@@ -1,0 +1,105 @@
+//! The pages (endpoints 1 and 2) and their assets, embedded in the binary so the service works
+//! offline; and the QR code of a session's phone page. HTML gets its own Content-Security-Policy:
+//! scripts and styles from this origin only, no inline script.
+
+use crate::{ApiError, AppState};
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+const INDEX: &str = include_str!("../../assets/index.html");
+const MOBILE: &str = include_str!("../../assets/mobile.html");
+
+/// The embedded assets: name, content type, bytes.
+const ASSETS: [(&str, &str, &str); 4] = [
+    (
+        "app.css",
+        "text/css; charset=utf-8",
+        include_str!("../../assets/app.css"),
+    ),
+    (
+        "common.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/common.js"),
+    ),
+    (
+        "desktop.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/desktop.js"),
+    ),
+    (
+        "mobile.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/mobile.js"),
+    ),
+];
+
+/// What a page may load: its own scripts, styles, images and streams.
+pub(crate) const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+fn html(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, PAGE_CSP))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+/// GET /: the desktop page.
+pub(crate) async fn desktop() -> HttpResponse {
+    html(actix_web::http::StatusCode::OK, INDEX.to_owned())
+}
+
+/// GET /mobile/<session_id>: the phone page, or a page saying the session is unknown.
+pub(crate) async fn mobile(
+    state: web::Data<AppState>,
+    session_id: web::Path<String>,
+) -> HttpResponse {
+    match state.store.session(&session_id) {
+        Ok(_) => html(actix_web::http::StatusCode::OK, MOBILE.to_owned()),
+        Err(_) => html(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+             <title>会话不存在</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head>\
+             <body class=\"mobile\"><h1>会话不存在</h1>\
+             <p>这个上传链接已失效。请在电脑上打开报销助手，重新扫描页面上的二维码。</p></body></html>"
+                .to_owned(),
+        ),
+    }
+}
+
+/// GET /assets/<name>.
+pub(crate) async fn asset(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let (_, content_type, body) = ASSETS
+        .iter()
+        .find(|(asset, _, _)| *asset == name.as_str())
+        .ok_or(ApiError::FileNotFound)?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, *content_type))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(*body))
+}
+
+/// GET /api/qr/<session_id>: an SVG QR code of the phone page's address, as the desktop
+/// reached the service (the Host it used).
+pub(crate) async fn qr(
+    state: web::Data<AppState>,
+    session_id: web::Path<String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let session = state.store.session(&session_id)?;
+    let host = request.connection_info().host().to_owned();
+    let url = format!("http://{host}/mobile/{}", session.id().as_str());
+    let code = qrcode::QrCode::new(url.as_bytes())
+        .map_err(|e| ApiError::Internal(format!("QR code: {e}")))?;
+    let svg = code
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(160, 160)
+        .quiet_zone(true)
+        .build();
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "image/svg+xml"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(svg))
+}
