@@ -19,7 +19,7 @@ mod template;
 mod validate;
 
 pub use bot::{Bot, BotOptions, CLAIM_NO_KEY, SubmitOutcome};
-pub use driver::{CHROMIUM_ARGS, WebDriverTarget};
+pub use driver::{Browser, CHROMIUM_ARGS, WebDriverTarget};
 pub use error::{ErrorKind, SubmitError};
 pub use flow::{Action, Choice, FillMethod, FlowError, FlowFile, Flows, PortalSection, Step};
 pub use selector::Selector;

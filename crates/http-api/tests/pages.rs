@@ -1,0 +1,235 @@
+//! The pages in real headless Chromium over WebDriver, read as a person reads them (visible
+//! text): upload from the desktop and from the phone page at 375 px, the phone's file on the
+//! desktop without a reload, the agent asking, a text supplement, the claim number; the table
+//! edited and saved; hostile names shown as text.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code: a failed step should abort loudly"
+)]
+
+mod common;
+
+use common::{Options, Portal, TestApp, browser_available, spawn_app_with};
+use finance_bot::{Browser, WebDriverTarget};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use thirtyfour::prelude::*;
+
+fn fixture_path(dir: &str, name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(dir)
+        .join(name)
+        .canonicalize()
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+async fn browser() -> Browser {
+    assert!(
+        browser_available(),
+        "cargo xtask install installs chromium and chromedriver"
+    );
+    Browser::start(
+        &WebDriverTarget::default(),
+        true,
+        None,
+        Duration::from_secs(30),
+        Duration::from_secs(30),
+    )
+    .await
+    .unwrap()
+}
+
+/// Waits until the element's visible text satisfies `wanted`; returns the text.
+async fn wait_text(driver: &WebDriver, css: &str, wanted: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut last = String::new();
+    while Instant::now() < deadline {
+        if let Ok(element) = driver.find(By::Css(css)).await
+            && let Ok(text) = element.text().await
+        {
+            if wanted(&text) {
+                return text;
+            }
+            last = text;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("{css} never showed what was wanted; last: {last:?}");
+}
+
+async fn app_and_portal() -> (TestApp, Portal) {
+    let portal = Portal::start();
+    let app = spawn_app_with(Options {
+        finance: common::finance(Some(portal.thread.base_url())),
+        ..Options::default()
+    })
+    .await;
+    (app, portal)
+}
+
+#[tokio::test]
+async fn the_whole_flow_in_the_browser() {
+    let (app, portal) = app_and_portal().await;
+    let desktop_browser = browser().await;
+    let desktop = desktop_browser.driver().unwrap();
+    desktop.goto(format!("{}/", app.base)).await.unwrap();
+    let id = wait_text(desktop, "#session-id", |t| t.len() == 36).await;
+    assert!(desktop.current_url().await.unwrap().as_str().contains(&id));
+
+    // Desktop upload, with the server's answer per file.
+    desktop
+        .find(By::Id("file-input"))
+        .await
+        .unwrap()
+        .send_keys(fixture_path("invoices", "railway_ticket.pdf"))
+        .await
+        .unwrap();
+    wait_text(desktop, "#uploads", |t| {
+        t.contains("已上传：railway_ticket.pdf")
+    })
+    .await;
+    wait_text(desktop, "#files", |t| t.contains("railway_ticket.pdf")).await;
+
+    // The phone page at 375 px; its upload appears on the desktop without a reload.
+    let phone_browser = browser().await;
+    let phone = phone_browser.driver().unwrap();
+    phone.set_window_rect(0, 0, 375, 800).await.unwrap();
+    phone
+        .goto(format!("{}/mobile/{id}", app.base))
+        .await
+        .unwrap();
+    wait_text(phone, "h1", |t| t == "手机上传").await;
+    phone
+        .find(By::Id("pick"))
+        .await
+        .unwrap()
+        .send_keys(fixture_path("screenshots", "alipay_bill_01.png"))
+        .await
+        .unwrap();
+    wait_text(phone, "#uploads", |t| {
+        t.contains("已上传：alipay_bill_01.png")
+    })
+    .await;
+    wait_text(phone, "#files", |t| t.contains("alipay_bill_01.png")).await;
+    wait_text(desktop, "#files", |t| t.contains("alipay_bill_01.png")).await;
+    phone_browser.close().await;
+
+    // The agent flow asks; the answer goes in as text; the claim number shows.
+    for (name, value) in [
+        ("username", "100001"),
+        ("password", "demo123"),
+        ("default_name", "张三"),
+    ] {
+        let input = desktop
+            .find(By::Css(&format!("#config [name={name}]")))
+            .await
+            .unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
+    desktop
+        .find(By::Id("run-agent"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(desktop, "#agent-request", |t| t.contains("出差事由")).await;
+    wait_text(desktop, "#log", |t| t.contains("需要补充")).await;
+    wait_text(desktop, "#file-progress", |t| {
+        t.contains("railway_ticket.pdf")
+    })
+    .await;
+    wait_text(desktop, "#result", |t| t.contains("请在上方补充信息")).await;
+    desktop
+        .find(By::Id("supplement-text"))
+        .await
+        .unwrap()
+        .send_keys("出差事由：参加学术会议\n返回日期：2025-03-30\n人员姓名：赵晓岚")
+        .await
+        .unwrap();
+    desktop
+        .find(By::Css("#supplement-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let result = wait_text(desktop, "#result", |t| t.contains("报销单号")).await;
+    let claims = portal.claims().await;
+    assert_eq!(claims.len(), 1);
+    assert!(
+        result.contains(claims[0]["claim_no"].as_str().unwrap()),
+        "{result}"
+    );
+
+    // The table: edit a cell, save, the document regenerates (travel: none is due).
+    let remark = desktop
+        .find(By::Css("input[aria-label='第 1 行 备注']"))
+        .await
+        .unwrap();
+    remark.clear().await.unwrap();
+    remark.send_keys("已报销").await.unwrap();
+    desktop
+        .find(By::Id("save"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(desktop, "#save-result", |t| t.contains("已保存")).await;
+    let data: serde_json::Value = app
+        .get(&format!("/api/data/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(data["data"][0]["备注"], "已报销");
+    desktop_browser.close().await;
+}
+
+#[tokio::test]
+async fn hostile_names_render_as_text() {
+    let (app, _portal) = app_and_portal().await;
+    let id = app.create_session().await;
+    let hostile = "<img src=x onerror=alert(1)>";
+    let saved = app
+        .client
+        .post(app.url(&format!("/api/save/{id}")))
+        .json(&json!({"csv_filename": "invoice_summary.csv", "data": [
+            {"序号": "1", "发票号码": "12345678", "开票日期": "2025/03/11", "项目名称": "*运输服务*客运",
+             "价税合计": "10.00", "销售方名称": hostile}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(saved.status(), 200);
+    assert_eq!(
+        app.upload(
+            &id,
+            &format!("{hostile}.pdf"),
+            common::fixture("railway_ticket.pdf")
+        )
+        .await
+        .status(),
+        200
+    );
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+    driver.goto(format!("{}/#s={id}", app.base)).await.unwrap();
+    wait_text(driver, "#files", |t| t.contains("onerror")).await;
+    let seller = driver
+        .find(By::Css("input[aria-label='第 1 行 销售方名称']"))
+        .await
+        .unwrap();
+    assert_eq!(seller.value().await.unwrap().as_deref(), Some(hostile));
+    let injected = driver.find_all(By::Css("img[src='x']")).await.unwrap();
+    assert!(injected.is_empty(), "a name became markup");
+    session.close().await;
+}
