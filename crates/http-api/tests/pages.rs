@@ -128,7 +128,7 @@ async fn the_whole_flow_in_the_browser() {
         ("default_name", "张三"),
     ] {
         let input = desktop
-            .find(By::Css(&format!("#config [name={name}]")))
+            .find(By::Css(format!("#config [name={name}]")))
             .await
             .unwrap();
         input.clear().await.unwrap();
