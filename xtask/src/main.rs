@@ -19,6 +19,7 @@ commands:
   bench ocr         OCR wall and CPU ms per screenshot fixture
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests (default 20000)
+  screenshots       PNGs of each page state (headless Chromium) into target/screenshots
   install           install the system packages the service and its tests use
   fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";
 
@@ -35,6 +36,7 @@ fn main() -> anyhow::Result<()> {
         "install" => install::ensure_system_packages(),
         "fuzz" => tasks::fuzz(rest),
         "fuzz-http" => tasks::fuzz_http(rest),
+        "screenshots" => tasks::screenshots(),
         "fixtures" => fixtures::fixtures(),
         "help" | "--help" | "-h" => {
             eprintln!("{USAGE}");

@@ -195,3 +195,29 @@ pub fn fuzz_http(args: &[String]) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// `cargo xtask screenshots`: the page tests (crates/http-api/tests/pages.rs) with a PNG of
+/// each state they reach written to target/screenshots (not committed).
+pub fn screenshots() -> anyhow::Result<()> {
+    ensure_system_packages()?;
+    let dir = workspace_root().join("target/screenshots");
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "--package", "http-api", "--test", "pages"])
+        .env("REIMBURSE_SCREENSHOTS_DIR", &dir)
+        .current_dir(workspace_root())
+        .status()
+        .context("cannot run cargo test")?;
+    if !status.success() {
+        bail!("page tests failed ({status})");
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&dir)?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    eprintln!("xtask: {} screenshots in {}:", names.len(), dir.display());
+    for name in names {
+        eprintln!("  {name}");
+    }
+    Ok(())
+}

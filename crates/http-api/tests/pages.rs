@@ -46,6 +46,19 @@ async fn browser() -> Browser {
     .unwrap()
 }
 
+/// Saves a PNG of the page as it stands when `REIMBURSE_SCREENSHOTS_DIR` is set
+/// (`cargo xtask screenshots`); does nothing otherwise.
+async fn snap(driver: &WebDriver, name: &str) {
+    if let Some(dir) = std::env::var_os("REIMBURSE_SCREENSHOTS_DIR") {
+        let dir = PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        driver
+            .screenshot(&dir.join(format!("{name}.png")))
+            .await
+            .unwrap();
+    }
+}
+
 /// Waits until the element's visible text satisfies `wanted`; returns the text.
 async fn wait_text(driver: &WebDriver, css: &str, wanted: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -82,6 +95,20 @@ async fn the_whole_flow_in_the_browser() {
     desktop.goto(format!("{}/", app.base)).await.unwrap();
     let id = wait_text(desktop, "#session-id", |t| t.len() == 36).await;
     assert!(desktop.current_url().await.unwrap().as_str().contains(&id));
+    snap(desktop, "1-empty").await;
+    // Reported, not asserted (performance is measured, never a test's verdict).
+    let timing = desktop
+        .execute(
+            "const n = performance.getEntriesByType('navigation')[0]; \
+             return [n.domInteractive, n.loadEventEnd, n.transferSize];",
+            Vec::new(),
+        )
+        .await
+        .unwrap();
+    eprintln!(
+        "desktop page: domInteractive, loadEventEnd (ms), transfer: {:?}",
+        timing.json()
+    );
 
     // Desktop upload, with the server's answer per file.
     desktop
@@ -91,6 +118,7 @@ async fn the_whole_flow_in_the_browser() {
         .send_keys(fixture_path("invoices", "railway_ticket.pdf"))
         .await
         .unwrap();
+    snap(desktop, "2-uploading").await;
     wait_text(desktop, "#uploads", |t| {
         t.contains("已上传：railway_ticket.pdf")
     })
@@ -118,6 +146,7 @@ async fn the_whole_flow_in_the_browser() {
     })
     .await;
     wait_text(phone, "#files", |t| t.contains("alipay_bill_01.png")).await;
+    snap(phone, "8-mobile").await;
     wait_text(desktop, "#files", |t| t.contains("alipay_bill_01.png")).await;
     phone_browser.close().await;
 
@@ -141,6 +170,7 @@ async fn the_whole_flow_in_the_browser() {
         .click()
         .await
         .unwrap();
+    snap(desktop, "3-processing").await;
     wait_text(desktop, "#agent-request", |t| t.contains("出差事由")).await;
     wait_text(desktop, "#log", |t| t.contains("需要补充")).await;
     wait_text(desktop, "#file-progress", |t| {
@@ -148,6 +178,7 @@ async fn the_whole_flow_in_the_browser() {
     })
     .await;
     wait_text(desktop, "#result", |t| t.contains("请在上方补充信息")).await;
+    snap(desktop, "5-agent-asking").await;
     desktop
         .find(By::Id("supplement-text"))
         .await
@@ -163,6 +194,7 @@ async fn the_whole_flow_in_the_browser() {
         .await
         .unwrap();
     let result = wait_text(desktop, "#result", |t| t.contains("报销单号")).await;
+    snap(desktop, "6-submitted").await;
     let claims = portal.claims().await;
     assert_eq!(claims.len(), 1);
     assert!(
@@ -193,6 +225,94 @@ async fn the_whole_flow_in_the_browser() {
         .unwrap();
     assert_eq!(data["data"][0]["备注"], "已报销");
     desktop_browser.close().await;
+}
+
+#[tokio::test]
+async fn extraction_only_a_portal_error_and_a_force_submit() {
+    let (app, portal) = app_and_portal().await;
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+    driver.goto(format!("{}/", app.base)).await.unwrap();
+    wait_text(driver, "#session-id", |t| t.len() == 36).await;
+    driver
+        .find(By::Id("file-input"))
+        .await
+        .unwrap()
+        .send_keys(fixture_path("invoices", "digital_normal_single.pdf"))
+        .await
+        .unwrap();
+    wait_text(driver, "#files", |t| {
+        t.contains("digital_normal_single.pdf")
+    })
+    .await;
+    for (name, value) in [
+        ("username", "100001"),
+        ("password", "wrong"),
+        ("default_name", "张三"),
+    ] {
+        let input = driver
+            .find(By::Css(format!("#config [name={name}]")))
+            .await
+            .unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
+    // Extraction only: progress, then the table with its totals and downloads.
+    driver
+        .find(By::Id("run-extract"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
+    wait_text(driver, "#file-progress", |t| t.contains("完成")).await;
+    wait_text(driver, "#totals", |t| t.contains("共 1 行")).await;
+    wait_text(driver, "#downloads", |t| t.contains("invoice_summary.csv")).await;
+    snap(driver, "4-table").await;
+    // The portal refuses the wrong password: its message shows.
+    driver
+        .find(By::Id("submit"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let error = wait_text(driver, "#result", |t| t.contains("提交失败")).await;
+    assert!(error.contains("密码"), "{error}");
+    snap(driver, "7-error").await;
+    assert!(portal.claims().await.is_empty());
+    // The agent asks (no storage location); a force submit behind its confirmation.
+    let storage = driver
+        .find(By::Css("#config [name=consumable_storage]"))
+        .await
+        .unwrap();
+    storage.clear().await.unwrap();
+    let password = driver
+        .find(By::Css("#config [name=password]"))
+        .await
+        .unwrap();
+    password.clear().await.unwrap();
+    password.send_keys("demo123").await.unwrap();
+    driver
+        .find(By::Id("run-agent"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(driver, "#agent-request", |t| t.contains("存放地点")).await;
+    driver
+        .find(By::Id("force-submit"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    driver.accept_alert().await.unwrap();
+    let result = wait_text(driver, "#result", |t| t.contains("报销单号")).await;
+    assert_eq!(portal.claims().await.len(), 1, "{result}");
+    session.close().await;
 }
 
 #[tokio::test]
