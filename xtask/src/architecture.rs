@@ -193,3 +193,31 @@ fn unsafe_code_is_allowed_only_where_documented() {
     );
     assert!(files.len() > 50, "the sources were found");
 }
+
+#[test]
+fn pages_insert_values_as_text_only() {
+    let dir = root().join("crates/http-api/assets");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        checked += 1;
+        for sink in [
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+        ] {
+            assert!(!text.contains(sink), "{} uses {sink}", path.display());
+        }
+        if path.extension().is_some_and(|e| e == "html") {
+            let inline = text.contains("<script>")
+                || text.contains(" onclick=")
+                || text.contains(" onload=");
+            assert!(!inline, "{} has inline script", path.display());
+        }
+    }
+    assert!(checked >= 5, "the page assets were found");
+}
