@@ -21,6 +21,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "pipeline",
         &[
+            "agent",
             "domain",
             "session-store",
             "extraction",
