@@ -270,6 +270,20 @@ async fn extraction_only_a_portal_error_and_a_force_submit() {
     wait_text(driver, "#totals", |t| t.contains("共 1 行")).await;
     wait_text(driver, "#downloads", |t| t.contains("invoice_summary.csv")).await;
     snap(driver, "4-table").await;
+    // An edit saved regenerates the outbound-stock document of this general invoice.
+    let remark = driver
+        .find(By::Css("input[aria-label='第 1 行 备注']"))
+        .await
+        .unwrap();
+    remark.send_keys("（已核对）").await.unwrap();
+    driver
+        .find(By::Id("save"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(driver, "#save-result", |t| t.contains("出库单已重新生成")).await;
     // The portal refuses the wrong password: its message shows.
     driver
         .find(By::Id("submit"))
