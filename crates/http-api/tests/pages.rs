@@ -59,6 +59,31 @@ async fn snap(driver: &WebDriver, name: &str) {
     }
 }
 
+/// Types `value` into the element, replacing what it held.
+async fn fill(driver: &WebDriver, css: &str, value: &str) {
+    let input = driver.find(By::Css(css)).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(value).await.unwrap();
+}
+
+/// Fills the configuration form.
+async fn fill_config(driver: &WebDriver, fields: &[(&str, &str)]) {
+    for (name, value) in fields {
+        fill(driver, &format!("#config [name={name}]"), value).await;
+    }
+}
+
+/// Clicks the element with this id.
+async fn click(driver: &WebDriver, id: &str) {
+    driver
+        .find(By::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
 /// Waits until the element's visible text satisfies `wanted`; returns the text.
 async fn wait_text(driver: &WebDriver, css: &str, wanted: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -151,25 +176,16 @@ async fn the_whole_flow_in_the_browser() {
     phone_browser.close().await;
 
     // The agent flow asks; the answer goes in as text; the claim number shows.
-    for (name, value) in [
-        ("username", "100001"),
-        ("password", "demo123"),
-        ("default_name", "张三"),
-    ] {
-        let input = desktop
-            .find(By::Css(format!("#config [name={name}]")))
-            .await
-            .unwrap();
-        input.clear().await.unwrap();
-        input.send_keys(value).await.unwrap();
-    }
-    desktop
-        .find(By::Id("run-agent"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    fill_config(
+        desktop,
+        &[
+            ("username", "100001"),
+            ("password", "demo123"),
+            ("default_name", "张三"),
+        ],
+    )
+    .await;
+    click(desktop, "run-agent").await;
     snap(desktop, "3-processing").await;
     wait_text(desktop, "#agent-request", |t| t.contains("出差事由")).await;
     wait_text(desktop, "#log", |t| t.contains("需要补充")).await;
@@ -203,19 +219,8 @@ async fn the_whole_flow_in_the_browser() {
     );
 
     // The table: edit a cell, save, the document regenerates (travel: none is due).
-    let remark = desktop
-        .find(By::Css("input[aria-label='第 1 行 备注']"))
-        .await
-        .unwrap();
-    remark.clear().await.unwrap();
-    remark.send_keys("已报销").await.unwrap();
-    desktop
-        .find(By::Id("save"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    fill(desktop, "input[aria-label='第 1 行 备注']", "已报销").await;
+    click(desktop, "save").await;
     wait_text(desktop, "#save-result", |t| t.contains("已保存")).await;
     let data: serde_json::Value = app
         .get(&format!("/api/data/{id}"))
@@ -245,26 +250,17 @@ async fn extraction_only_a_portal_error_and_a_force_submit() {
         t.contains("digital_normal_single.pdf")
     })
     .await;
-    for (name, value) in [
-        ("username", "100001"),
-        ("password", "wrong"),
-        ("default_name", "张三"),
-    ] {
-        let input = driver
-            .find(By::Css(format!("#config [name={name}]")))
-            .await
-            .unwrap();
-        input.clear().await.unwrap();
-        input.send_keys(value).await.unwrap();
-    }
+    fill_config(
+        driver,
+        &[
+            ("username", "100001"),
+            ("password", "wrong"),
+            ("default_name", "张三"),
+        ],
+    )
+    .await;
     // Extraction only: progress, then the table with its totals and downloads.
-    driver
-        .find(By::Id("run-extract"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(driver, "run-extract").await;
     wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
     wait_text(driver, "#file-progress", |t| t.contains("完成")).await;
     wait_text(driver, "#totals", |t| t.contains("共 1 行")).await;
@@ -276,53 +272,23 @@ async fn extraction_only_a_portal_error_and_a_force_submit() {
         .await
         .unwrap();
     remark.send_keys("（已核对）").await.unwrap();
-    driver
-        .find(By::Id("save"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(driver, "save").await;
     wait_text(driver, "#save-result", |t| t.contains("出库单已重新生成")).await;
     // The portal refuses the wrong password: its message shows.
-    driver
-        .find(By::Id("submit"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(driver, "submit").await;
     let error = wait_text(driver, "#result", |t| t.contains("提交失败")).await;
     assert!(error.contains("密码"), "{error}");
     snap(driver, "7-error").await;
     assert!(portal.claims().await.is_empty());
     // The agent asks (no storage location); a force submit behind its confirmation.
-    let storage = driver
-        .find(By::Css("#config [name=consumable_storage]"))
-        .await
-        .unwrap();
-    storage.clear().await.unwrap();
-    let password = driver
-        .find(By::Css("#config [name=password]"))
-        .await
-        .unwrap();
-    password.clear().await.unwrap();
-    password.send_keys("demo123").await.unwrap();
-    driver
-        .find(By::Id("run-agent"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    fill_config(
+        driver,
+        &[("consumable_storage", ""), ("password", "demo123")],
+    )
+    .await;
+    click(driver, "run-agent").await;
     wait_text(driver, "#agent-request", |t| t.contains("存放地点")).await;
-    driver
-        .find(By::Id("force-submit"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(driver, "force-submit").await;
     driver.accept_alert().await.unwrap();
     let result = wait_text(driver, "#result", |t| t.contains("报销单号")).await;
     assert_eq!(portal.claims().await.len(), 1, "{result}");
