@@ -231,10 +231,15 @@ async fn a_crash_during_a_save_leaves_no_libreoffice_behind() {
         .json(&json!({"csv_filename": "invoice_summary.csv", "data": rows}))
         .send();
     let save = tokio::spawn(save);
-    // Kill it while LibreOffice converts (a save of 200 items takes it a while).
+    // Kill it while LibreOffice converts (a save of 200 items takes it a while). A fresh
+    // profile makes soffice exit once and start again, so look until one is running.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = office_pids(&data);
-    assert!(!before.is_empty());
+    let mut before = Vec::new();
+    wait_for("LibreOffice running during the save", || {
+        before = office_pids(&data);
+        !before.is_empty()
+    })
+    .await;
     server.child.kill().unwrap();
     server.child.wait().unwrap();
     let _ = save.await;
