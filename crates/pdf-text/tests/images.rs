@@ -256,6 +256,33 @@ fn a_filter_sees_placements_before_decoding() {
     assert_eq!(seen.iter().filter(|p| query.accepts(p)).count(), 2);
 }
 
+/// `doc` saved with one 100×100 pt page (the object `pages_id`) drawing `content` with
+/// `xobjects`.
+fn one_page(
+    mut doc: Document,
+    pages_id: lopdf::ObjectId,
+    content: Vec<u8>,
+    xobjects: Dictionary,
+) -> Vec<u8> {
+    let content = doc.add_object(Stream::new(dictionary! {}, content));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "XObject" => xobjects },
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 100.into(), 100.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).unwrap();
+    bytes
+}
+
 #[test]
 fn large_images_are_reduced_on_request() {
     let mut doc = Document::with_version("1.7");
@@ -271,25 +298,12 @@ fn large_images_are_reduced_on_request() {
         },
         zlib(&pixels),
     ));
-    let content = doc.add_object(Stream::new(
-        dictionary! {},
-        b"q 50 0 0 50 0 0 cm /I Do Q".to_vec(),
-    ));
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-        "Resources" => dictionary! { "XObject" => dictionary! { "I" => img } },
-    });
-    doc.objects.insert(
+    let bytes = one_page(
+        doc,
         pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
-            "MediaBox" => vec![0.into(), 0.into(), 100.into(), 100.into()],
-        }),
+        b"q 50 0 0 50 0 0 cm /I Do Q".to_vec(),
+        dictionary! { "I" => img },
     );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
-    let mut bytes = Vec::new();
-    doc.save_to(&mut bytes).unwrap();
 
     let full = pdf_text::page_images(&bytes).unwrap();
     assert_eq!(full[0].luma, pixels);
@@ -355,22 +369,7 @@ fn many_large_blank_images_stay_within_the_document_budget() {
         xobjects.set(format!("I{i}"), id);
         content.extend(format!("q 100 0 0 100 0 0 cm /I{i} Do Q\n").into_bytes());
     }
-    let content = doc.add_object(Stream::new(dictionary! {}, content));
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-        "Resources" => dictionary! { "XObject" => xobjects },
-    });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
-            "MediaBox" => vec![0.into(), 0.into(), 100.into(), 100.into()],
-        }),
-    );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
-    let mut bytes = Vec::new();
-    doc.save_to(&mut bytes).unwrap();
+    let bytes = one_page(doc, pages_id, content, xobjects);
 
     let images = pdf_text::page_images(&bytes).unwrap();
     let total: usize = images.iter().map(|i| i.luma.len()).sum();
