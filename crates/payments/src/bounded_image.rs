@@ -233,19 +233,11 @@ mod tests {
         bytes
     }
 
+    /// The CRC-32 a PNG chunk carries (zlib's, which flate2 computes).
     fn crc32(data: &[u8]) -> u32 {
-        let mut crc = 0xffff_ffffu32;
-        for &byte in data {
-            crc ^= u32::from(byte);
-            for _ in 0..8 {
-                crc = if crc & 1 == 1 {
-                    (crc >> 1) ^ 0xedb8_8320
-                } else {
-                    crc >> 1
-                };
-            }
-        }
-        !crc
+        let mut crc = flate2::Crc::new();
+        crc.update(data);
+        crc.sum()
     }
 
     fn jpeg(width: u32, height: u32) -> Vec<u8> {
