@@ -68,23 +68,28 @@ pub(crate) async fn process(
     Ok(started())
 }
 
-/// Starts an agent job once `allowed` says the agent's state permits it (404 without a state,
-/// 409 in a state that does not allow the request, 409 while a job runs).
-async fn start_when(
+/// Refuses a request the agent's state does not allow (404 without a state, 409 in a state that
+/// does not allow it, 409 while a job runs, whose state is in flight).
+async fn check_state(
     state: &AppState,
-    session: Session,
+    session: &Session,
     allowed: fn(&Session) -> Result<(), AgentRefusal>,
-    work: impl FnOnce(&Session, &SessionConfig, &AgentSettings) -> Value + Send + 'static,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<(), ApiError> {
     if state.jobs.is_busy(session.id()) {
         return Err(ApiError::Busy);
     }
-    {
-        let session = session.clone();
-        web::block(move || allowed(&session))
-            .await?
-            .map_err(refused)?;
-    }
+    let session = session.clone();
+    web::block(move || allowed(&session))
+        .await?
+        .map_err(refused)
+}
+
+/// Starts an agent job with the session's configuration.
+async fn start_job(
+    state: &AppState,
+    session: Session,
+    work: impl FnOnce(&Session, &SessionConfig, &AgentSettings) -> Value + Send + 'static,
+) -> Result<HttpResponse, ApiError> {
     let config = config_of(state, &session).await?;
     let settings = settings(state);
     state.jobs.start(session, "agent", move |session| {
@@ -124,22 +129,14 @@ pub(crate) async fn supplement(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
+    check_state(&state, &session, pipeline::can_supplement).await?;
     let files = {
         let session = session.clone();
-        web::block(move || {
-            pipeline::can_supplement(&session).map_err(refused)?;
-            supplement_files(&body, &session)
-        })
-        .await??
+        web::block(move || supplement_files(&body, &session)).await??
     };
-    start_when(
-        &state,
-        session,
-        pipeline::can_supplement,
-        move |session, config, settings| {
-            pipeline::agent_supplement_files(session, &files, config, settings)
-        },
-    )
+    start_job(&state, session, move |session, config, settings| {
+        pipeline::agent_supplement_files(session, &files, config, settings)
+    })
     .await
 }
 
@@ -166,14 +163,10 @@ pub(crate) async fn user_supplement(
             "补充信息超过 {MAX_SUPPLEMENT_CHARS} 个字符"
         )));
     }
-    start_when(
-        &state,
-        session,
-        pipeline::can_supplement,
-        move |session, config, settings| {
-            pipeline::agent_user_supplement(session, &text, config, settings)
-        },
-    )
+    check_state(&state, &session, pipeline::can_supplement).await?;
+    start_job(&state, session, move |session, config, settings| {
+        pipeline::agent_user_supplement(session, &text, config, settings)
+    })
     .await
 }
 
@@ -186,11 +179,6 @@ pub(crate) async fn force_submit(
     session_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
-    start_when(
-        &state,
-        session,
-        pipeline::can_force_submit,
-        pipeline::agent_force_submit,
-    )
-    .await
+    check_state(&state, &session, pipeline::can_force_submit).await?;
+    start_job(&state, session, pipeline::agent_force_submit).await
 }
