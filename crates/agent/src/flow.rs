@@ -7,7 +7,7 @@ use crate::TravelApplication;
 use crate::claim::{Claim, ClaimRow};
 use crate::correct::{Correction, SecondSources, correct};
 use crate::judge::{Judgement, judge_by_rules, merge_model};
-use crate::machine::{Machine, Request, RoundEnd, Step, state};
+use crate::machine::{Machine, Request, Step, state};
 use crate::rules::{Issue, RuleSet};
 use domain::{AgentSessionState, Event};
 use serde::{Deserialize, Serialize};
@@ -154,10 +154,7 @@ pub fn run_round(step: Step<state::Extracting>, io: &mut dyn AgentIo, source: So
     }
     if judgement.can_submit {
         let message = format!("第 {round} 轮校验通过，信息完整，自动提交");
-        match machine.ready(&message) {
-            RoundEnd::Ready(step) => submit_ready(step, io, Some(&message)),
-            RoundEnd::AwaitingSupplement(step) => waiting(step, io),
-        }
+        submit_ready(machine.ready(&message), io, Some(&message))
     } else {
         let request = Request {
             missing_fields: judgement.missing_fields,
@@ -165,10 +162,7 @@ pub fn run_round(step: Step<state::Extracting>, io: &mut dyn AgentIo, source: So
             semantic_issues: judgement.semantic_issues,
             suggestion: judgement.suggestion,
         };
-        match machine.request_supplement(request) {
-            RoundEnd::AwaitingSupplement(step) => waiting(step, io),
-            RoundEnd::Ready(step) => submit_ready(step, io, None),
-        }
+        waiting(machine.request_supplement(request), io)
     }
 }
 

@@ -20,7 +20,7 @@ pub use flow::{
     AgentIo, Extraction, MAX_ATTEMPTS, Source, Submitted, UserInput, run_round, submit_ready,
 };
 pub use judge::{JUDGE_PROMPT, Judgement, judge_by_rules, judgement_schema, merge_model};
-pub use machine::{AnyMachine, DataMut, Machine, NextRound, Request, RoundEnd, Step, state};
+pub use machine::{AnyMachine, DataMut, Machine, NextRound, Request, Step, state};
 pub use rules::{AppliesTo, Check, Issue, ReportAs, Rule, RuleSet, RulesError, check};
 pub use supplement::{
     SUPPLEMENT_PROMPT, TextUpdates, parse_text, supplement_schema, updates_from_answer,

@@ -32,27 +32,27 @@
 //! ```
 //! ```compile_fail,E0599
 //! // ready can only begin the submission
-//! let agent::RoundEnd::Ready(step) = agent::Machine::create("s").start().machine.ready("") else { return };
+//! let step = agent::Machine::create("s").start().machine.ready("");
 //! step.machine.force_submit();
 //! ```
 //! ```compile_fail,E0599
-//! let agent::RoundEnd::Ready(step) = agent::Machine::create("s").start().machine.ready("") else { return };
+//! let step = agent::Machine::create("s").start().machine.ready("");
 //! step.machine.finish(None);
 //! ```
 //! ```compile_fail,E0599
 //! // submitting only finishes
-//! let agent::RoundEnd::Ready(step) = agent::Machine::create("s").start().machine.ready("") else { return };
+//! let step = agent::Machine::create("s").start().machine.ready("");
 //! step.machine.begin_submission().machine.fail("x");
 //! ```
 //! ```compile_fail,E0599
 //! // done only restarts
-//! let agent::RoundEnd::Ready(step) = agent::Machine::create("s").start().machine.ready("") else { return };
+//! let step = agent::Machine::create("s").start().machine.ready("");
 //! step.machine.begin_submission().machine.finish(None).machine.force_submit();
 //! ```
 //! ```compile_fail,E0599
 //! // awaiting_supplement cannot submit without force
-//! let agent::RoundEnd::AwaitingSupplement(step) = agent::Machine::create("s").start().machine
-//!     .request_supplement(agent::Request::default()) else { return };
+//! let step = agent::Machine::create("s").start().machine
+//!     .request_supplement(agent::Request::default());
 //! step.machine.begin_submission();
 //! ```
 //! ```compile_fail,E0616
@@ -161,13 +161,6 @@ impl Machine<Idle> {
     }
 }
 
-/// How a round of extraction and validation ended.
-#[derive(Debug)]
-pub enum RoundEnd {
-    Ready(Step<Ready>),
-    AwaitingSupplement(Step<AwaitingSupplement>),
-}
-
 /// What the judgement asks of the user when it does not pass.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Request {
@@ -193,7 +186,7 @@ impl Machine<Extracting> {
     }
 
     /// extracting → ready (`can_submit` true): `agent_ready`; the caller then submits.
-    pub fn ready(self, message: &str) -> RoundEnd {
+    pub fn ready(self, message: &str) -> Step<Ready> {
         let round = self.data.rounds;
         let machine: Machine<Ready> = self.to(AgentState::Ready);
         let events = vec![
@@ -208,11 +201,11 @@ impl Machine<Extracting> {
                 message: message.to_owned(),
             },
         ];
-        RoundEnd::Ready(step(machine, events))
+        step(machine, events)
     }
 
     /// extracting → awaiting_supplement (`can_submit` false): `agent_request_supplement`.
-    pub fn request_supplement(self, request: Request) -> RoundEnd {
+    pub fn request_supplement(self, request: Request) -> Step<AwaitingSupplement> {
         let round = self.data.rounds;
         let machine: Machine<AwaitingSupplement> = self.to(AgentState::AwaitingSupplement);
         let events = vec![
@@ -230,7 +223,7 @@ impl Machine<Extracting> {
                 suggestion: request.suggestion,
             },
         ];
-        RoundEnd::AwaitingSupplement(step(machine, events))
+        step(machine, events)
     }
 
     /// extracting → error on an exception: `agent_error`.

@@ -9,7 +9,7 @@
     reason = "test code"
 )]
 
-use agent::{AnyMachine, Machine, NextRound, Request, RoundEnd, Step, state};
+use agent::{AnyMachine, Machine, NextRound, Request, Step, state};
 use domain::{AgentState, Event, MAX_ROUNDS};
 
 fn types(events: &[Event]) -> Vec<String> {
@@ -29,14 +29,13 @@ fn extracting() -> Machine<state::Extracting> {
 }
 
 fn awaiting() -> Machine<state::AwaitingSupplement> {
-    match extracting().request_supplement(Request {
-        missing_fields: vec!["请填写出差事由".into()],
-        suggestion: "请补充".into(),
-        ..Request::default()
-    }) {
-        RoundEnd::AwaitingSupplement(step) => step.machine,
-        RoundEnd::Ready(_) => panic!("not ready"),
-    }
+    extracting()
+        .request_supplement(Request {
+            missing_fields: vec!["请填写出差事由".into()],
+            suggestion: "请补充".into(),
+            ..Request::default()
+        })
+        .machine
 }
 
 fn started(next: NextRound) -> Step<state::Extracting> {
@@ -47,10 +46,7 @@ fn started(next: NextRound) -> Step<state::Extracting> {
 }
 
 fn ready() -> Machine<state::Ready> {
-    match extracting().ready("ok") {
-        RoundEnd::Ready(step) => step.machine,
-        RoundEnd::AwaitingSupplement(_) => panic!("not waiting"),
-    }
+    extracting().ready("ok").machine
 }
 
 #[test]
@@ -71,21 +67,17 @@ fn idle_to_extracting_emits_a_state_change() {
 
 #[test]
 fn extracting_to_ready_emits_agent_ready() {
-    let RoundEnd::Ready(step) = extracting().ready("完整") else {
-        panic!()
-    };
+    let step = extracting().ready("完整");
     assert_eq!(step.machine.data().state, AgentState::Ready);
     assert_eq!(types(&step.events), ["agent_state_change", "agent_ready"]);
 }
 
 #[test]
 fn extracting_to_awaiting_supplement_emits_the_request() {
-    let RoundEnd::AwaitingSupplement(step) = extracting().request_supplement(Request {
+    let step = extracting().request_supplement(Request {
         missing_materials: vec!["住宿水单".into()],
         ..Request::default()
-    }) else {
-        panic!()
-    };
+    });
     assert_eq!(step.machine.data().state, AgentState::AwaitingSupplement);
     assert_eq!(
         types(&step.events),
@@ -142,10 +134,7 @@ fn the_round_limit_ends_in_error_with_agent_max_rounds() {
     for round in 2..=MAX_ROUNDS {
         let step = started(machine.supplement_text());
         assert_eq!(step.machine.data().rounds, round);
-        machine = match step.machine.request_supplement(Request::default()) {
-            RoundEnd::AwaitingSupplement(step) => step.machine,
-            RoundEnd::Ready(_) => panic!(),
-        };
+        machine = step.machine.request_supplement(Request::default()).machine;
     }
     let NextRound::LimitReached(failed) = machine.supplement_files(&[]) else {
         panic!("past the limit")
