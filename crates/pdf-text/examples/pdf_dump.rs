@@ -1,5 +1,5 @@
 //! Print each page's lines with coordinates, for working out field
-//! positions: `cargo run --release --example pdf_dump -- FILE.pdf [--runs]`.
+//! positions: `cargo run --release --example pdf_dump -- FILE.pdf [--runs] [--attachments]`.
 //!
 //! Columns: x, y (baseline, from the top), font size, text. With `--runs`
 //! every run of the line is listed under it with its own x..end_x.
@@ -11,6 +11,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let show_runs = args.iter().any(|a| a == "--runs");
+    let show_attachments = args.iter().any(|a| a == "--attachments");
     let mut status = ExitCode::SUCCESS;
     for path in args.iter().filter(|a| !a.starts_with("--")) {
         let bytes = match std::fs::read(path) {
@@ -59,6 +60,9 @@ fn main() -> ExitCode {
         }
         for a in &doc.attachments {
             println!("-- attachment {:?} ({} bytes)", a.name, a.data.len());
+            if show_attachments {
+                println!("{}", String::from_utf8_lossy(&a.data));
+            }
         }
     }
     status

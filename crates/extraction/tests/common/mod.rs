@@ -127,6 +127,13 @@ fn doc_type_label(t: domain::DocumentType) -> &'static str {
     }
 }
 
+fn kind_label(kind: domain::InvoiceKind) -> &'static str {
+    match kind {
+        domain::InvoiceKind::Travel => "travel",
+        domain::InvoiceKind::General => "general",
+    }
+}
+
 /// Extracts every labelled file and compares.
 pub fn grade(dir: &Path) -> Report {
     let labels: serde_json::Value =
@@ -181,6 +188,14 @@ pub fn grade(dir: &Path) -> Report {
             );
             report.check(file, "项目名称", false, true, &s("项目名称"), &first.name);
         }
+        report.check(
+            file,
+            "kind",
+            true,
+            true,
+            &s("kind"),
+            kind_label(classify::classify(&record).kind),
+        );
         report.check(
             file,
             "doc_type",
