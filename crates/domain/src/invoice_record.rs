@@ -162,6 +162,9 @@ pub struct InvoiceRecord {
     pub railway: Option<RailwayTrip>,
     pub air: Option<AirTrip>,
     pub page_count: u32,
+    /// Where the page text came from: `""` the text layer alone; `ocr-repaired` the text layer
+    /// with its unmapped glyphs read again by OCR; `ocr` OCR of the page image (no text layer).
+    pub text_source: String,
     /// Sources that confirmed the record's key fields, e.g. `qr`, `xml`, `大写`, `arith`.
     pub confirmed_by: Vec<String>,
     /// Disagreements between sources.

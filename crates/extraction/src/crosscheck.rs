@@ -369,6 +369,68 @@ pub(crate) fn qr(record: &mut InvoiceRecord, qr: Option<&QrFields>) {
     }
 }
 
+/// A record for a document only its QR code could be read from: the layout its type code
+/// names, every value left for [`qr`] to fill (and so flagged as coming from the QR code
+/// alone). `None` unless the code carries number, date and amount.
+pub(crate) fn from_qr(q: &QrFields) -> Option<InvoiceRecord> {
+    let carries = |s: &str| !s.trim().is_empty();
+    if !(carries(&q.number) && carries(&q.date) && carries(&q.amount)) {
+        return None;
+    }
+    let doc_type = match q.kind.trim() {
+        "01" | "08" => DocumentType::VatESpecial,
+        "14" => DocumentType::Toll,
+        "20" => DocumentType::GeneralMachine,
+        "31" => DocumentType::DigitalSpecial,
+        "32" => DocumentType::DigitalNormal,
+        "51" => DocumentType::Railway,
+        "61" => DocumentType::AirItinerary,
+        _ => DocumentType::VatENormal,
+    };
+    let mut record = InvoiceRecord {
+        doc_type,
+        invoice_code: q.code.trim().to_owned(),
+        check_code: q.check_code.trim().to_owned(),
+        text_source: "qr".to_owned(),
+        ..InvoiceRecord::default()
+    };
+    // The pre-tax amount of the older family is the total when no tax is charged, which the
+    // QR code cannot tell: the total stays for the user, flagged.
+    if q.kind.trim().parse::<u32>().is_ok_and(|code| code < 30) {
+        flag(&mut record, "total_with_tax", "", "qr", "");
+    }
+    Some(record)
+}
+
+/// The key fields only OCR read and nothing else confirmed: each flagged for review (source
+/// `ocr`), never silently trusted.
+pub(crate) fn weak_source(record: &mut InvoiceRecord) {
+    if record.text_source != "ocr" {
+        return;
+    }
+    let by_qr = record.confirmed_by.iter().any(|s| s == "qr");
+    let by_words = record.confirmed_by.iter().any(|s| s == "大写");
+    let fields = [
+        ("invoice_number", by_qr),
+        ("invoice_date", by_qr),
+        ("total_with_tax", by_qr || by_words),
+        ("seller_name", false),
+    ];
+    for (field, confirmed) in fields {
+        let flagged = record.flags.iter().any(|f| f.field == field);
+        if confirmed || flagged {
+            continue;
+        }
+        let value = match field {
+            "seller_name" => record.seller.name.clone(),
+            other => field_mut(record, other)
+                .map(|v| v.clone())
+                .unwrap_or_default(),
+        };
+        flag(record, field, &value, "ocr", "");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,26 +4,43 @@
 use crate::crosscheck::{self, QrFields};
 use crate::dom;
 use crate::error::ExtractError;
-use crate::geometry::{Page, Run, Sheet};
+use crate::geometry::{Page, Sheet};
 use crate::layouts::{self, Attachment};
+use crate::ocr::PageReader;
 use crate::ofd;
+use crate::page_text;
 use crate::xml;
 use domain::InvoiceRecord;
 
-/// Extracts an invoice from a PDF.
+/// Extracts an invoice from a PDF from its text layer alone: unmapped glyphs are dropped and
+/// a page without text cannot be read.
 pub fn extract_pdf(bytes: &[u8]) -> Result<InvoiceRecord, ExtractError> {
-    let doc = pdf_text::parse(bytes)?;
-    let qr = qr_fields(bytes);
-    extract_document(&doc, qr.as_ref())
+    extract_pdf_with(bytes, None)
 }
 
-/// Extracts an invoice from an already parsed PDF, with the QR code's fields if the caller
+/// Extracts an invoice from a PDF; `reader`, when given, reads again the text-layer runs
+/// whose glyphs have no usable mapping, and whole pages that have no text layer.
+pub fn extract_pdf_with(
+    bytes: &[u8],
+    reader: Option<&dyn PageReader>,
+) -> Result<InvoiceRecord, ExtractError> {
+    let doc = pdf_text::parse(bytes)?;
+    let qr = qr_fields(bytes);
+    let (pages, source) = page_text::pages(bytes, &doc, reader);
+    let mut record = extract_document(&doc, pages, qr.as_ref())?;
+    record.text_source = source.as_str().to_owned();
+    crosscheck::weak_source(&mut record);
+    Ok(record)
+}
+
+/// Extracts an invoice from already parsed PDF pages, with the QR code's fields if the caller
 /// decoded them.
 fn extract_document(
     doc: &pdf_text::Document,
+    pages: Vec<Page>,
     qr: Option<&QrFields>,
 ) -> Result<InvoiceRecord, ExtractError> {
-    let sheets: Vec<Sheet> = doc.pages.iter().map(|p| Sheet::new(page_of(p))).collect();
+    let sheets: Vec<Sheet> = pages.into_iter().map(Sheet::new).collect();
     let attachments: Vec<Attachment<'_>> = doc
         .attachments
         .iter()
@@ -32,7 +49,12 @@ fn extract_document(
             data: &a.data,
         })
         .collect();
-    let mut record = from_sheets(&sheets, &attachments)?;
+    let mut record = match from_sheets(&sheets, &attachments) {
+        Ok(r) => r,
+        // A page nothing could read, or read as no known invoice: the QR code alone, when it
+        // carries number, date and amount, still makes a record (every value flagged).
+        Err(e) => qr.and_then(crosscheck::from_qr).ok_or(e)?,
+    };
     // An embedded 数电 XML (some producers attach one) is an independent witness.
     if let Some(x) = attachments
         .iter()
@@ -56,18 +78,6 @@ fn qr_fields(pdf: &[u8]) -> Option<QrFields> {
         date: q.date,
         check_code: q.check_code.unwrap_or_default(),
     })
-}
-
-fn page_of(p: &pdf_text::Page) -> Page {
-    Page {
-        width: p.width,
-        height: p.height,
-        runs: p
-            .runs
-            .iter()
-            .map(|r| Run::new(&r.text, r.x, r.y, r.end_x, r.font_size))
-            .collect(),
-    }
 }
 
 /// Reads a record from positioned text, or says why the document is not an invoice.
@@ -175,8 +185,17 @@ fn sniff(bytes: &[u8], file_name: &str) -> Option<Format> {
 /// Extracts an invoice from any supported file, choosing the reader by content (magic
 /// bytes) and, failing that, by the file name's extension.
 pub fn extract(bytes: &[u8], file_name: &str) -> Result<InvoiceRecord, ExtractError> {
+    extract_with(bytes, file_name, None)
+}
+
+/// [`extract`], with an OCR engine for PDF pages whose text layer is missing or lies.
+pub fn extract_with(
+    bytes: &[u8],
+    file_name: &str,
+    reader: Option<&dyn PageReader>,
+) -> Result<InvoiceRecord, ExtractError> {
     match sniff(bytes, file_name) {
-        Some(Format::Pdf) => extract_pdf(bytes),
+        Some(Format::Pdf) => extract_pdf_with(bytes, reader),
         Some(Format::Ofd) => extract_ofd(bytes),
         Some(Format::Xml) => extract_xml(bytes),
         None => Err(ExtractError::Unsupported(

@@ -15,16 +15,21 @@ mod extract;
 mod fields;
 mod geometry;
 mod items;
+mod junk;
 mod labels;
 mod layouts;
+mod ocr;
 mod ofd;
+mod page_text;
 mod parties;
 #[cfg(test)]
 mod stress_tests;
 mod text;
 mod totals;
+mod vocabulary;
 mod words;
 mod xml;
 
 pub use error::ExtractError;
-pub use extract::{extract, extract_ofd, extract_pdf, extract_xml};
+pub use extract::{extract, extract_ofd, extract_pdf, extract_pdf_with, extract_with, extract_xml};
+pub use ocr::{OcrLine, PageReader, PageRef, Region};

@@ -10,8 +10,6 @@
     reason = "test code"
 )]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 /// A small deterministic generator (xorshift), so failures reproduce.
@@ -37,7 +35,7 @@ fn samples() -> Vec<PathBuf> {
         .filter(|p| p.is_dir())
         .take(1)
         .collect();
-    dirs.extend(common::corpus_dir());
+    dirs.extend(corpus_dirs());
     let mut files: Vec<PathBuf> = dirs
         .iter()
         .flat_map(|d| std::fs::read_dir(d).unwrap())
@@ -107,4 +105,20 @@ fn garbage_of_every_kind_is_an_error() {
             }
         }
     }
+}
+
+/// The real invoice corpora beside the project (`shared/corpus/invoices*` in an ancestor).
+fn corpus_dirs() -> Vec<std::path::PathBuf> {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|a| a.join("shared/corpus"))
+        .find(|p| p.is_dir())
+        .map(|root| {
+            ["invoices", "invoices-2"]
+                .iter()
+                .map(|d| root.join(d))
+                .filter(|d| d.is_dir())
+                .collect()
+        })
+        .unwrap_or_default()
 }

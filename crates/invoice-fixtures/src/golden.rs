@@ -85,6 +85,7 @@ pub(crate) fn record(invoice: &Invoice, page_count: u32) -> InvoiceRecord {
         railway: None,
         air: None,
         page_count,
+        text_source: String::new(),
         // The printed 合计 are computed from the printed items, so the arithmetic always holds.
         confirmed_by: sources(invoice.style.qr, false, words_agree, true),
         flags,

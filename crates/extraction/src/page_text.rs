@@ -1,0 +1,273 @@
+//! The positioned text of each PDF page: the text layer, with runs whose glyphs have no usable
+//! mapping read again from the page image by the caller's OCR engine (or dropped when there is
+//! none), and pages without any text read whole by OCR.
+
+use crate::geometry::{Page, Run};
+use crate::junk;
+use crate::ocr::{OcrLine, PageReader, PageRef, Region};
+use crate::text;
+use crate::vocabulary;
+
+/// Glyph box above and below the baseline, as fractions of the font size (as in geometry).
+const ASCENT: f32 = 0.8;
+const DESCENT: f32 = 0.2;
+
+/// Where a document's text came from, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum TextSource {
+    Layer,
+    /// The text layer, its unmapped runs read again by OCR.
+    Repaired,
+    /// OCR of a page without a text layer.
+    Ocr,
+}
+
+impl TextSource {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            TextSource::Layer => "",
+            TextSource::Repaired => "ocr-repaired",
+            TextSource::Ocr => "ocr",
+        }
+    }
+}
+
+/// Every page's runs, and the weakest source any page needed.
+pub(crate) fn pages(
+    pdf: &[u8],
+    doc: &pdf_text::Document,
+    reader: Option<&dyn PageReader>,
+) -> (Vec<Page>, TextSource) {
+    let mut source = TextSource::Layer;
+    let pages = doc
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(index, p)| {
+            let (page, how) = page(pdf, index, p, reader);
+            source = source.max(how);
+            page
+        })
+        .collect();
+    (pages, source)
+}
+
+fn page(
+    pdf: &[u8],
+    index: usize,
+    p: &pdf_text::Page,
+    reader: Option<&dyn PageReader>,
+) -> (Page, TextSource) {
+    let mut page = Page {
+        width: p.width,
+        height: p.height,
+        runs: p
+            .runs
+            .iter()
+            .map(|r| Run::new(&r.text, r.x, r.y, r.end_x, r.font_size))
+            .collect(),
+    };
+    let at = PageRef {
+        index,
+        width: p.width,
+        height: p.height,
+    };
+    let mut how = TextSource::Layer;
+    let groups = groups(&page, &junk::junk_runs(&page));
+    if let (false, Some(reader)) = (groups.is_empty(), reader) {
+        let regions: Vec<Region> = groups.iter().map(|g| region_of_group(&page, g)).collect();
+        if let Ok(texts) = reader.read_regions(pdf, at, &regions, &vocabulary::label_alphabet()) {
+            for (group, read) in groups.iter().zip(texts) {
+                spread(&mut page, group, &read);
+            }
+            how = TextSource::Repaired;
+        }
+    }
+    junk::strip(&mut page);
+    if page.runs.is_empty()
+        && let Some(reader) = reader
+        && let Ok(lines) = reader.read_page(pdf, at)
+    {
+        page.runs = lines.iter().filter_map(run_of).collect();
+        if !page.runs.is_empty() {
+            how = TextSource::Ocr;
+        }
+    }
+    (page, how)
+}
+
+/// Junk runs that sit side by side on one baseline with no readable run between them: read
+/// as one crop, so that a label's glyphs are recognised in context (a lone `:` or `额` is
+/// easily taken for something else).
+fn groups(page: &Page, junk: &[usize]) -> Vec<Vec<usize>> {
+    let same_line = |a: &Run, b: &Run| {
+        (a.y - b.y).abs() < 0.3 * a.size.min(b.size) && (a.size - b.size).abs() < 0.2 * a.size
+    };
+    let mut order: Vec<usize> = junk.to_vec();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (&page.runs[a], &page.runs[b]);
+        ra.y.total_cmp(&rb.y).then(ra.x.total_cmp(&rb.x))
+    });
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in order {
+        let run = &page.runs[i];
+        let joins = groups.iter_mut().find(|g| {
+            g.last().is_some_and(|&last| {
+                let prev = &page.runs[last];
+                same_line(prev, run)
+                    && run.x >= prev.x
+                    && run.x - prev.end_x < 2.0 * run.size
+                    && !page.runs.iter().enumerate().any(|(k, r)| {
+                        !junk.contains(&k)
+                            && same_line(r, run)
+                            && r.x >= prev.end_x - 0.1
+                            && r.end_x <= run.x + 0.1
+                    })
+            })
+        });
+        match joins {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
+}
+
+/// The box around a group's runs.
+fn region_of_group(page: &Page, group: &[usize]) -> Region {
+    group
+        .iter()
+        .map(|&i| region_of(&page.runs[i]))
+        .reduce(|a, b| Region {
+            x0: a.x0.min(b.x0),
+            top: a.top.min(b.top),
+            x1: a.x1.max(b.x1),
+            bottom: a.bottom.max(b.bottom),
+        })
+        .unwrap_or(Region {
+            x0: 0.0,
+            top: 0.0,
+            x1: 0.0,
+            bottom: 0.0,
+        })
+}
+
+/// Puts what OCR read for a group back into its runs, glyph for glyph: the layer knows how
+/// many glyphs each run drew. A reading of another length cannot be split truthfully; it goes
+/// to the first run, cut to the group's glyph count (a longer one took in a neighbour's edge,
+/// often the value's first digit).
+fn spread(page: &mut Page, group: &[usize], read: &str) {
+    let counts: Vec<usize> = group
+        .iter()
+        .map(|&i| {
+            page.runs[i]
+                .text
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .count()
+        })
+        .collect();
+    let total: usize = counts.iter().sum();
+    // Table rules beside a label come out as bars; no label has one.
+    let read: Vec<char> = text::normalize(&text::compact(read))
+        .chars()
+        .filter(|c| !matches!(c, '|' | '丨' | '｜'))
+        .collect();
+    let mut at = 0usize;
+    for (k, (&i, &count)) in group.iter().zip(&counts).enumerate() {
+        let take = if read.len() == total {
+            count
+        } else if k == 0 {
+            total
+        } else {
+            0
+        };
+        let end = (at + take).min(read.len());
+        let piece: String = read.get(at..end).unwrap_or_default().iter().collect();
+        at = end;
+        if let Some(run) = page.runs.get_mut(i) {
+            run.text = separator_or(piece);
+        }
+    }
+}
+
+/// A repaired run is label text (the values of such layers are mapped): one read without any
+/// letter or ideograph is the label's separator, whatever marks OCR made of it (`):`, `2`).
+fn separator_or(piece: String) -> String {
+    if piece.is_empty() || piece.chars().any(text::is_cjk) {
+        piece
+    } else {
+        ":".to_owned()
+    }
+}
+
+/// The box a run's glyphs occupy.
+fn region_of(run: &Run) -> Region {
+    Region {
+        x0: run.x,
+        top: run.y - ASCENT * run.size,
+        x1: run.end_x,
+        bottom: run.y + DESCENT * run.size,
+    }
+}
+
+/// A run from a line an OCR engine read: its box's height is the font size.
+fn run_of(line: &OcrLine) -> Option<Run> {
+    let text = text::compact(&line.text);
+    let r = line.region;
+    let size = r.bottom - r.top;
+    (!text.is_empty() && size > 0.0)
+        .then(|| Run::new(&text, r.x0, r.bottom - DESCENT * size, r.x1, size))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn junk(n: usize, x: f32, y: f32) -> Run {
+        Run::new(&"\u{FFFD}".repeat(n), x, y, x + 9.0 * n as f32, 9.0)
+    }
+
+    #[test]
+    fn neighbouring_junk_runs_are_read_together_and_split_by_glyphs() {
+        let mut page = Page {
+            width: 600.0,
+            height: 400.0,
+            runs: vec![
+                junk(4, 400.0, 40.0),
+                junk(1, 437.0, 40.0),
+                Run::new("87724080", 448.0, 40.0, 490.0, 9.0),
+                junk(1, 500.0, 40.0),
+                junk(1, 20.0, 80.0),
+            ],
+        };
+        let groups = groups(&page, &[0, 1, 3, 4]);
+        assert_eq!(groups, [vec![0, 1], vec![3], vec![4]]);
+        spread(&mut page, &groups[0], "发票号码：");
+        assert_eq!(
+            (page.runs[0].text.as_str(), page.runs[1].text.as_str()),
+            ("发票号码", ":")
+        );
+        spread(&mut page, &groups[1], "发票(8");
+        assert_eq!(page.runs[3].text, "发");
+        spread(&mut page, &[0, 1], "发票号码");
+        assert_eq!(
+            (page.runs[0].text.as_str(), page.runs[1].text.as_str()),
+            ("发票号码", "")
+        );
+    }
+
+    #[test]
+    fn runs_and_regions_round_trip() {
+        let run = Run::new("发票号码:", 100.0, 50.0, 140.0, 10.0);
+        let region = region_of(&run);
+        assert_eq!((region.top, region.bottom), (42.0, 52.0));
+        let back = run_of(&OcrLine {
+            text: "发票 号码:".into(),
+            region,
+        })
+        .unwrap();
+        assert_eq!(back.text, "发票号码:");
+        assert!((back.y - 50.0).abs() < 1e-3 && (back.size - 10.0).abs() < 1e-3);
+    }
+}
