@@ -17,6 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("payments", &["tesseract-lib"]),
     ("finance-bot", &["domain"]),
     ("extraction", &["domain", "pdf-text", "invoice-qr"]),
+    ("page-ocr", &["extraction", "tesseract-lib"]),
     ("session-store", &["domain"]),
     (
         "pipeline",
@@ -25,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "domain",
             "session-store",
             "extraction",
+            "page-ocr",
             "classify",
             "docgen",
             "llm",

@@ -33,7 +33,18 @@ const PACKAGES: &[(&str, &str)] = &[
         "fonts-noto-cjk",
         "Chinese text in the browser and in rendered documents",
     ),
-    ("tesseract-ocr", "offline OCR of payment screenshots"),
+    (
+        "poppler-utils",
+        "pdftoppm renders invoice pages whose text layer is missing or lies, for OCR",
+    ),
+    (
+        "poppler-data",
+        "lets pdftoppm draw the non-embedded Chinese fonts of old invoices",
+    ),
+    (
+        "tesseract-ocr",
+        "offline OCR of payment screenshots and invoice pages",
+    ),
     ("tesseract-ocr-chi-sim", "simplified Chinese for tesseract"),
 ];
 

@@ -2,8 +2,13 @@
 
 use crate::cache::{self, Cached};
 
-/// Cache namespace of extracted invoices.
-const INVOICE_READER: &str = "invoice";
+/// Cache namespace of extracted invoices; a new reader (here: page OCR for text layers that
+/// lie) gets a new one, so that what the old one refused is read again.
+const INVOICE_READER: &str = "invoice-ocr";
+
+/// The OCR for invoice pages, shared by every session; its models load on first use.
+static PAGE_OCR: std::sync::LazyLock<page_ocr::PageOcr> =
+    std::sync::LazyLock::new(page_ocr::PageOcr::new);
 use crate::summary::one_line;
 use domain::{Event, FileStatus, InvoiceRecord};
 use session_store::Session;
@@ -98,7 +103,9 @@ fn extract_one(session: &Session, file: &str) -> ExtractedFile {
     }
     // The extractor is written not to panic; this is the last line of defence so that one
     // hostile file can never take the run down with it.
-    let outcome = catch_unwind(AssertUnwindSafe(|| extraction::extract(&bytes, file)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        extraction::extract_with(&bytes, file, Some(&*PAGE_OCR))
+    }));
     match outcome {
         Ok(Ok(record)) => {
             cache::store(

@@ -12,6 +12,8 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<()> {
     let mut out = stdout.lock();
     let mut failures = 0usize;
     let mut rows = Vec::new();
+    // Pages whose text layer is missing or lies are read by OCR, as the service does.
+    let ocr = page_ocr::PageOcr::new();
     for path in &args.files {
         let shown = path.display().to_string();
         let name = path
@@ -20,7 +22,9 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<()> {
             .unwrap_or_default();
         let outcome = std::fs::read(path)
             .map_err(|e| format!("无法读取文件：{e}"))
-            .and_then(|bytes| extraction::extract(&bytes, &name).map_err(|e| e.to_string()));
+            .and_then(|bytes| {
+                extraction::extract_with(&bytes, &name, Some(&ocr)).map_err(|e| e.to_string())
+            });
         match outcome {
             Ok(record) => {
                 let class = classify::classify(&record);

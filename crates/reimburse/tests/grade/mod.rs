@@ -1,21 +1,41 @@
-//! Grading extraction against the real corpus's `labels.json`, shared by the corpus test and
-//! the accuracy example. The corpus stays outside the repository; nothing of it is copied.
+//! Grading extraction (as the service runs it, OCR included) against the real corpora's
+//! `labels.json`, shared by the corpus test and the accuracy example. The corpus stays outside the repository; nothing of it is copied.
 
 #![allow(dead_code, reason = "the test and the example use different parts")]
 
 use std::path::{Path, PathBuf};
 use unicode_normalization::UnicodeNormalization;
 
-/// `REIMBURSE_CORPUS`, else `shared/corpus/invoices` in an ancestor of this crate.
-pub fn corpus_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("REIMBURSE_CORPUS") {
-        let dir = PathBuf::from(dir);
-        return dir.join("labels.json").is_file().then_some(dir);
+/// The labelled corpora: the directories in `REIMBURSE_CORPUS` (separated by `:`), else
+/// `shared/corpus/invoices` and `invoices-2` in an ancestor of this crate. Empty if none.
+pub fn corpus_dirs() -> Vec<PathBuf> {
+    if let Some(dirs) = std::env::var_os("REIMBURSE_CORPUS") {
+        return std::env::split_paths(&dirs)
+            .filter(|d| d.join("labels.json").is_file())
+            .collect();
     }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
-        .map(|a| a.join("shared/corpus/invoices"))
-        .find(|p| p.join("labels.json").is_file())
+        .map(|a| a.join("shared/corpus"))
+        .find(|p| p.is_dir())
+        .map(|root| {
+            ["invoices", "invoices-2"]
+                .iter()
+                .map(|d| root.join(d))
+                .filter(|d| d.join("labels.json").is_file())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Extraction as the service runs it: with the page OCR for text layers that lie.
+pub fn extract(
+    bytes: &[u8],
+    name: &str,
+) -> Result<domain::InvoiceRecord, extraction::ExtractError> {
+    static OCR: std::sync::LazyLock<page_ocr::PageOcr> =
+        std::sync::LazyLock::new(page_ocr::PageOcr::new);
+    extraction::extract_with(bytes, name, Some(&*OCR))
 }
 
 /// Whitespace removed, NFKC applied: how names are compared.
@@ -134,17 +154,24 @@ fn kind_label(kind: domain::InvoiceKind) -> &'static str {
     }
 }
 
-/// Extracts every labelled file and compares.
-pub fn grade(dir: &Path) -> Report {
+/// Extracts every labelled file of every directory and compares.
+pub fn grade(dirs: &[PathBuf]) -> Report {
+    let mut report = Report::default();
+    for dir in dirs {
+        grade_dir(dir, &mut report);
+    }
+    report
+}
+
+fn grade_dir(dir: &Path, report: &mut Report) {
     let labels: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("labels.json")).unwrap()).unwrap();
-    let mut report = Report::default();
     for entry in labels.as_array().unwrap() {
         let file = entry["file"].as_str().unwrap();
         let s = |k: &str| entry[k].as_str().unwrap_or_default().to_owned();
         let bytes = std::fs::read(dir.join(file)).unwrap();
         report.files += 1;
-        let record = match extraction::extract(&bytes, file) {
+        let record = match extract(&bytes, file) {
             Ok(r) => r,
             Err(e) => {
                 report.mismatches.push(format!("{file}: error: {e}"));
@@ -282,5 +309,4 @@ pub fn grade(dir: &Path) -> Report {
         };
         report.check(file, "no_flags", false, false, "", &flagged);
     }
-    report
 }

@@ -1,0 +1,17 @@
+//! OCR for invoice pages: the [`extraction::PageReader`] the service passes to extraction.
+//!
+//! A page is rendered by poppler's `pdftoppm` (a child process that reads the PDF on stdin and
+//! writes a grey image on stdout, killed at a deadline), then read by tesseract in this
+//! process. Runs whose glyphs have no mapping are cut out of the rendering and stacked into one
+//! image, so that a page's few dozen labels cost one recognition, not one each.
+
+mod error;
+mod gray;
+mod reader;
+mod render;
+mod tsv;
+
+pub use error::PageOcrError;
+pub use gray::Gray;
+pub use reader::PageOcr;
+pub use render::render;
