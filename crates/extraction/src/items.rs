@@ -22,9 +22,13 @@ pub(crate) enum Col {
     VehicleType,
     DateFrom,
     DateTo,
+    /// 项目编码 of fiscal receipts: read so that the code is not taken for the name.
+    Code,
+    /// 标准 (the rate per unit) of fiscal receipts, kept apart from 数量.
+    Standard,
 }
 
-const COLS: usize = 12;
+const COLS: usize = 14;
 
 impl Col {
     fn index(self) -> usize {
@@ -46,6 +50,8 @@ const HEADERS: &[(Col, &[&str])] = &[
     (Col::VehicleType, &["类型"]),
     (Col::DateFrom, &["通行日期起"]),
     (Col::DateTo, &["通行日期止"]),
+    (Col::Code, &["项目编码"]),
+    (Col::Standard, &["标准"]),
 ];
 
 /// A column's header extent.
@@ -80,7 +86,7 @@ impl Table {
     /// or centred, so a cell never reaches past the start of the next column's header, and
     /// one that starts inside the next header's span is not this column's.
     pub(crate) fn column_of(&self, x: f32, end_x: f32, size: f32) -> Option<Col> {
-        let others: Vec<&Column> = self.columns.iter().filter(|c| c.col != Col::Name).collect();
+        let others: Vec<&Column> = self.columns_after_name().collect();
         for (k, c) in others.iter().enumerate() {
             match others.get(k + 1) {
                 Some(next) if end_x > next.x0 + 0.5 * size || x >= next.x0 - 0.1 * size => {
@@ -94,11 +100,29 @@ impl Table {
 
     /// Left edge of the first column after the names.
     fn name_limit(&self) -> f32 {
-        self.columns
-            .iter()
-            .filter(|c| c.col != Col::Name)
+        self.columns_after_name()
             .map(|c| c.x0)
             .fold(f32::INFINITY, f32::min)
+    }
+
+    /// The columns right of the name column (all but the name when it has none).
+    fn columns_after_name(&self) -> impl Iterator<Item = &Column> {
+        let name_x = self.column(Col::Name).map_or(f32::NEG_INFINITY, |c| c.x0);
+        self.columns
+            .iter()
+            .filter(move |c| c.col != Col::Name && c.x0 > name_x)
+    }
+
+    /// The column left of the names (a receipt's 项目编码) whose header a token's centre
+    /// falls under, within one em.
+    fn column_before_name(&self, t: &Token) -> Option<Col> {
+        let name_x = self.column(Col::Name)?.x0;
+        let centre = (t.x + t.end_x) / 2.0;
+        self.columns
+            .iter()
+            .filter(|c| c.col != Col::Name && c.x1 < name_x)
+            .find(|c| centre >= c.x0 - t.size && centre <= c.x1 + t.size)
+            .map(|c| c.col)
     }
 }
 
@@ -177,6 +201,7 @@ pub(crate) fn find_table(sheet: &Sheet) -> Option<Table> {
 /// 合计 / 小计 / 价税合计 lines close the item rows.
 pub(crate) fn is_table_end(line_text: &str) -> bool {
     line_text.starts_with("合计")
+        || line_text.starts_with("金额合计")
         || line_text.starts_with("小计")
         || line_text.contains("价税合计")
         || line_text.starts_with("总计")
@@ -206,6 +231,14 @@ fn split_row(table: &Table, tokens: &[Token]) -> Row {
     let mut name: Vec<&str> = Vec::new();
     let mut prev_end: Option<f32> = None;
     let mut rest = tokens;
+    let mut before: Vec<(Col, &str)> = Vec::new();
+    while let Some((t, tail)) = rest.split_first() {
+        let Some(col) = table.column_before_name(t) else {
+            break;
+        };
+        before.push((col, &t.text));
+        rest = tail;
+    }
     while let Some((t, tail)) = rest.split_first() {
         let in_column = t.x < limit - 0.3 * t.size;
         let adjacent = prev_end.is_none_or(|e| t.x - e <= 1.2 * t.size);
@@ -223,6 +256,11 @@ fn split_row(table: &Table, tokens: &[Token]) -> Row {
         *c = name.concat();
     }
     let mut parts: Vec<Vec<&str>> = vec![Vec::new(); COLS];
+    for (col, text) in before {
+        if let Some(p) = parts.get_mut(col.index()) {
+            p.push(text);
+        }
+    }
     for t in rest {
         if let Some(col) = cell_of(table, t)
             && let Some(p) = parts.get_mut(col.index())

@@ -3,6 +3,7 @@
 
 mod air;
 mod digital;
+mod generic;
 mod machine;
 mod railway;
 mod toll;
@@ -37,6 +38,8 @@ pub(crate) enum Layout {
     Machine,
     Railway,
     Air,
+    /// No known layout: fields by their labels anywhere (fiscal receipts, regional forms).
+    Generic,
 }
 
 /// Decides the layout from the title (and, failing that, from the labels present).
@@ -68,6 +71,8 @@ pub(crate) fn detect(sheets: &[Sheet]) -> Option<Layout> {
         Some(Layout::Vat { special: false })
     } else if has("发票号码") && has("价税合计") {
         Some(Layout::Digital { special: false })
+    } else if generic::fits(sheets) {
+        Some(Layout::Generic)
     } else {
         None
     }
@@ -82,6 +87,7 @@ pub(crate) fn read(sheets: &[Sheet], attachments: &[Attachment<'_>]) -> Option<I
         Layout::Machine => machine::read(sheets),
         Layout::Railway => railway::read(sheets, attachments),
         Layout::Air => air::read(sheets),
+        Layout::Generic => generic::read(sheets),
     };
     record.page_count = u32::try_from(sheets.len()).unwrap_or(u32::MAX);
     Some(record)
