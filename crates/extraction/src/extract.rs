@@ -9,6 +9,7 @@ use crate::layouts::{self, Attachment};
 use crate::ocr::PageReader;
 use crate::ofd;
 use crate::page_text;
+use crate::seal;
 use crate::xml;
 use domain::InvoiceRecord;
 
@@ -29,6 +30,18 @@ pub fn extract_pdf_with(
     let (pages, source) = page_text::pages(bytes, &doc, reader);
     let mut record = extract_document(&doc, pages, qr.as_ref())?;
     record.text_source = source.as_str().to_owned();
+    if record.seller.name.is_empty()
+        && let Some(name) = reader.and_then(|r| seal::name_in_seal(bytes, r))
+    {
+        // Read from a seal by OCR alone: kept, and flagged for the user to check.
+        record.flags.push(domain::FieldFlag {
+            field: "seller_name".to_owned(),
+            value: String::new(),
+            source: "seal".to_owned(),
+            other: name.clone(),
+        });
+        record.seller.name = name;
+    }
     crosscheck::weak_source(&mut record);
     Ok(record)
 }

@@ -22,6 +22,7 @@ mod ocr;
 mod ofd;
 mod page_text;
 mod parties;
+mod seal;
 #[cfg(test)]
 mod stress_tests;
 mod text;
@@ -32,4 +33,4 @@ mod xml;
 
 pub use error::ExtractError;
 pub use extract::{extract, extract_ofd, extract_pdf, extract_pdf_with, extract_with, extract_xml};
-pub use ocr::{OcrLine, PageReader, PageRef, Region};
+pub use ocr::{LineImage, OcrLine, PageReader, PageRef, Region};

@@ -19,6 +19,14 @@ pub struct OcrLine {
     pub region: Region,
 }
 
+/// An 8-bit grey image extraction prepared (a seal's ring unrolled), row by row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineImage {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+}
+
 /// Which page of a PDF, and its size in points (what regions are measured against).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PageRef {
@@ -42,4 +50,7 @@ pub trait PageReader {
 
     /// Every word or line of text on the page, with its box.
     fn read_page(&self, pdf: &[u8], page: PageRef) -> Result<Vec<OcrLine>, String>;
+
+    /// The one line of text an image holds.
+    fn read_line(&self, image: &LineImage) -> Result<String, String>;
 }

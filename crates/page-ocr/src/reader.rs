@@ -4,7 +4,7 @@ use crate::error::PageOcrError;
 use crate::gray::{Gray, Rect};
 use crate::render::{LONG_SIDE, render};
 use crate::tsv;
-use extraction::{OcrLine, PageReader, PageRef, Region};
+use extraction::{LineImage, OcrLine, PageReader, PageRef, Region};
 use std::sync::Mutex;
 use std::time::Duration;
 use tesseract_lib::Engine;
@@ -43,13 +43,18 @@ impl PageOcr {
         Ok(())
     }
 
-    fn recognize(&self, image: &Gray, dpi: u32) -> Result<Vec<tsv::TsvLine>, PageOcrError> {
+    fn recognize(
+        &self,
+        image: &Gray,
+        dpi: u32,
+        psm: u8,
+    ) -> Result<Vec<tsv::TsvLine>, PageOcrError> {
         let mut slot = self.engine.lock().map_err(|_| poisoned())?;
         let engine = match slot.as_mut() {
             Some(engine) => engine,
             None => slot.insert(load(&[])?),
         };
-        read(engine, image, dpi, PSM_BLOCK)
+        read(engine, image, dpi, psm)
     }
 
     /// [`Self::recognize`] with only the characters of `alphabet` allowed.
@@ -128,8 +133,8 @@ impl PageOcr {
         psm: u8,
     ) -> Result<Vec<String>, PageOcrError> {
         let (stack, bands) = stack(image, crops);
-        let lines = if alphabet.is_empty() && psm == PSM_BLOCK {
-            self.recognize(&stack, dpi)?
+        let lines = if alphabet.is_empty() {
+            self.recognize(&stack, dpi, psm)?
         } else {
             self.recognize_in(&stack, dpi, alphabet, psm)?
         };
@@ -156,7 +161,7 @@ impl PageOcr {
 
     fn page(&self, pdf: &[u8], page: PageRef) -> Result<Vec<OcrLine>, PageOcrError> {
         let (image, sx, sy) = Self::rendered(pdf, page)?;
-        let lines = self.recognize(&image, (72.0 * sy).round() as u32)?;
+        let lines = self.recognize(&image, (72.0 * sy).round() as u32, PSM_BLOCK)?;
         Ok(lines
             .into_iter()
             .flat_map(|l| l.words)
@@ -232,6 +237,18 @@ impl PageReader for PageOcr {
 
     fn read_page(&self, pdf: &[u8], page: PageRef) -> Result<Vec<OcrLine>, String> {
         self.page(pdf, page).map_err(|e| e.to_string())
+    }
+
+    fn read_line(&self, image: &LineImage) -> Result<String, String> {
+        let gray = Gray {
+            width: image.width,
+            height: image.height,
+            pixels: image.pixels.clone(),
+        };
+        let crop = gray.clamp(0.0, 0.0, image.width as f32, image.height as f32);
+        self.read_stacked(&gray, &[crop], 300, "", PSM_LINE)
+            .map(|t| t.concat())
+            .map_err(|e| e.to_string())
     }
 }
 
