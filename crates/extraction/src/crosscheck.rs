@@ -320,8 +320,11 @@ pub(crate) fn qr(record: &mut InvoiceRecord, qr: Option<&QrFields>) {
     let qr_date = date::parse_date(&q.date);
     // The type code says which total the amount is (below 30: the older, pre-tax family);
     // without one, the layout decides.
-    let pretax = match q.kind.trim().parse::<u32>() {
+    let kind = q.kind.trim();
+    let pretax = match kind.parse::<u32>() {
         Ok(code) => code < 30,
+        // Verification addresses state the total with tax.
+        Err(_) if !kind.is_empty() => false,
         Err(_) => qr_amount_is_pretax(record.doc_type),
     };
     let amount_field = if pretax {

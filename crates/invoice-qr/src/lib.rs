@@ -22,7 +22,9 @@ mod luma;
 mod payload;
 mod qr_decode;
 mod screen;
+mod verify_url;
 
 pub use find::{find_invoice_qr, read_qr_text};
 pub use kind::{amount_is_pre_tax, describe_kind};
 pub use payload::{InvoiceQr, parse_invoice_qr};
+pub use verify_url::URL_KIND;

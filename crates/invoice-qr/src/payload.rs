@@ -24,7 +24,7 @@ pub struct InvoiceQr {
     /// The amount as printed (`"88.8"`, `"100.00"`); see
     /// [`InvoiceQr::amount_cents`] and [`InvoiceQr::amount_is_pre_tax`].
     pub amount: String,
-    /// 开票日期 as `YYYYMMDD`.
+    /// 开票日期 as `YYYYMMDD`; empty when the code does not carry it (verification URLs).
     pub date: String,
     /// 校验码 (20 digits on older e-invoices); `None` when blank.
     pub check_code: Option<String>,
@@ -67,8 +67,11 @@ impl InvoiceQr {
 
 /// Parse a QR payload; `None` unless it has the invoice layout with
 /// plausible fields (digits where digits belong, a real date, a decimal
-/// amount).
+/// amount), or is a known verification URL (see `verify_url`).
 pub fn parse_invoice_qr(text: &str) -> Option<InvoiceQr> {
+    if let Some(qr) = crate::verify_url::parse(text) {
+        return Some(qr);
+    }
     let body = text.trim_end_matches(['\r', '\n', ' ', '\0']);
     let body = body.trim_start_matches('\u{feff}');
     let mut fields: Vec<&str> = body.split(',').collect();
@@ -120,12 +123,12 @@ pub fn parse_invoice_qr(text: &str) -> Option<InvoiceQr> {
     })
 }
 
-fn is_digits(s: &str, min: usize, max: usize) -> bool {
+pub(crate) fn is_digits(s: &str, min: usize, max: usize) -> bool {
     (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `-?digits(.d{1,2})?` to cents.
-fn parse_cents(s: &str) -> Option<i64> {
+pub(crate) fn parse_cents(s: &str) -> Option<i64> {
     let (negative, s) = match s.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, s),
