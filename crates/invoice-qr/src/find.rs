@@ -25,8 +25,11 @@ const TOP_LEFT_PT: f32 = 250.0;
 /// than a 1666-pixel original.
 const MAX_SYMBOL_PX: usize = 480;
 /// Other images (perhaps a scanned invoice) are decoded at most this many
-/// pixels a side.
-const MAX_PICTURE_PX: usize = 1600;
+/// pixels a side: an A4 page at 300 dpi.
+const MAX_PICTURE_PX: usize = 3600;
+/// Scans are searched up to an A4 page at 600 dpi (decoded reduced to
+/// [`MAX_PICTURE_PX`]).
+const MAX_SCAN_PIXELS: usize = 40_000_000;
 /// Non-square pictures are searched only when drawn at least this large
 /// (two inches a side): a scanned invoice, not a seal or a logo.
 const MIN_SCAN_PT: f32 = 144.0;
@@ -74,6 +77,7 @@ fn find(pdf: &[u8]) -> Option<InvoiceQr> {
     // any page, and pictures large enough to be a scanned invoice.
     let rest = ImageQuery {
         max_side: MAX_PICTURE_PX,
+        max_pixels: MAX_SCAN_PIXELS,
         ..ImageQuery::default()
     };
     let more = pdf_text::page_images_where(pdf, &rest, |p| {

@@ -8,10 +8,13 @@ use crate::payload::{InvoiceQr, is_digits, parse_cents};
 /// amount (where carried) is the total with tax.
 pub const URL_KIND: &str = "url";
 
+/// The address's path and its query's `key=value` pairs.
+type ReadAddress = fn(path: &str, query: &[(&str, &str)]) -> Option<Fields>;
+
 /// One issuer's address: the host it is served from and how to read it.
 struct Reader {
     host: &'static str,
-    read: fn(path: &str, query: &[(&str, &str)]) -> Option<Fields>,
+    read: ReadAddress,
 }
 
 /// What an address states.
