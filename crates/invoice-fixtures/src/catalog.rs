@@ -30,6 +30,8 @@ pub fn all() -> Vec<Fixture> {
         air_itinerary(),
         vat_e_normal(),
         toll(),
+        toll_2018_unmapped_labels(),
+        shenzhen_blockchain(),
         general_machine(),
         digital_normal_xml(),
         digital_special_ofd(),
@@ -403,6 +405,57 @@ fn vat_e_normal() -> Fixture {
     ];
     invoice.style.yen = Yen::Half;
     invoice.style.labels_first = true;
+    old_format_fixture(name, &invoice)
+}
+
+/// A 2018 toll top-up invoice of the old format (通行费, 不征税) whose labels are in a font
+/// mapped into the private-use area: the text layer lies about every label, the values are
+/// true. Read with page OCR only.
+fn toll_2018_unmapped_labels() -> Fixture {
+    let name = "toll_2018_unmapped_labels";
+    let mut rng = Rng::new(name);
+    let mut invoice = old_format_invoice(
+        &mut rng,
+        DocumentType::VatENormal,
+        "广东增值税电子普通发票",
+        "044001800111",
+        (2018, 1, 16),
+    );
+    invoice.buyer = names::party("深圳示例信息技术股份有限公司", "91", names::SHENZHEN);
+    invoice.seller = names::party("广东示例电子服务股份有限公司", "91", names::GUANGZHOU);
+    invoice.items = vec![Item {
+        name: "*预付卡销售*通行费".to_owned(),
+        quantity: "1".to_owned(),
+        unit_price: "95.06".to_owned(),
+        amount: 9_506,
+        tax_rate: "不征税".to_owned(),
+        tax: None,
+        ..Item::default()
+    }];
+    invoice.style.unmapped_labels = true;
+    let file = old_format::render(&invoice);
+    let mut expected = golden::record(&invoice, 1);
+    expected.text_source = "ocr-repaired".to_owned();
+    Fixture::new(name, "pdf", file.to_bytes(), expected).needing_ocr()
+}
+
+/// A Shenzhen blockchain invoice (深圳电子普通发票): its QR code is the verification address
+/// (number and total in fen, no date), read as a witness like the national payload.
+fn shenzhen_blockchain() -> Fixture {
+    let name = "shenzhen_blockchain";
+    let mut rng = Rng::new(name);
+    let mut invoice = old_format_invoice(
+        &mut rng,
+        DocumentType::VatENormal,
+        "深圳电子普通发票",
+        "144031909110",
+        (2019, 5, 16),
+    );
+    invoice.qr_tail = rng.hex(32);
+    invoice.buyer = hangzhou_buyer();
+    invoice.seller = names::party("深圳市示例餐饮管理有限公司", "91", names::SHENZHEN);
+    invoice.items = vec![Item::priced("*餐饮服务*餐费", "", "", 1, 26_800, 6)];
+    invoice.style.blockchain_qr = true;
     old_format_fixture(name, &invoice)
 }
 

@@ -14,6 +14,9 @@ pub struct Fixture {
     pub file_name: String,
     pub bytes: Vec<u8>,
     pub expected: InvoiceRecord,
+    /// Read only with page OCR (its text layer lies): written to the `ocr/` folder, which
+    /// the OCR golden test reads.
+    pub ocr: bool,
 }
 
 impl Fixture {
@@ -28,7 +31,14 @@ impl Fixture {
             file_name: format!("{name}.{extension}"),
             bytes,
             expected,
+            ocr: false,
         }
+    }
+
+    /// The same fixture, read only with page OCR.
+    pub(crate) fn needing_ocr(mut self) -> Self {
+        self.ocr = true;
+        self
     }
 
     /// The golden file's name: `<name>.json`.
@@ -42,12 +52,19 @@ impl Fixture {
     }
 }
 
-/// Writes every fixture and its golden JSON into `dir` (created if missing) and returns the
-/// paths written, documents and JSON alternating.
+/// Writes every fixture and its golden JSON into `dir` (created if missing; fixtures that
+/// need OCR into `dir/ocr`) and returns the paths written, documents and JSON alternating.
 pub fn write_all(dir: &Path) -> io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for fixture in crate::catalog::all() {
+        let dir = if fixture.ocr {
+            let ocr = dir.join("ocr");
+            std::fs::create_dir_all(&ocr)?;
+            ocr
+        } else {
+            dir.to_path_buf()
+        };
         let document = dir.join(&fixture.file_name);
         std::fs::write(&document, &fixture.bytes)?;
         written.push(document);

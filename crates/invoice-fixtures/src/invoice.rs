@@ -123,6 +123,11 @@ pub(crate) struct Style {
     pub qr: bool,
     /// The rotated 下载次数 stamp in the right margin.
     pub download_stamp: bool,
+    /// Labels drawn in a font whose text maps into the private-use area (the values stay
+    /// readable): a text layer that lies, read by OCR.
+    pub unmapped_labels: bool,
+    /// The QR code is the Shenzhen blockchain invoice's verification address.
+    pub blockchain_qr: bool,
 }
 
 impl Default for Style {
@@ -136,6 +141,8 @@ impl Default for Style {
             labels_first: false,
             qr: true,
             download_stamp: false,
+            unmapped_labels: false,
+            blockchain_qr: false,
         }
     }
 }

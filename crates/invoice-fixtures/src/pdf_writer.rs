@@ -19,6 +19,9 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, StringFormat, dictio
 pub(crate) enum Font {
     /// `STSong-Light`, Adobe-GB1, `UniGB-UCS2-H`: CJK ideographs 1 em, ASCII half width.
     Song,
+    /// The same font with a ToUnicode map into the private-use area, as some producers write
+    /// their label fonts: drawn right, extracted as junk.
+    SongUnmapped,
     /// Standard Helvetica, WinAnsiEncoding.
     Helvetica,
     /// Standard Courier, WinAnsiEncoding.
@@ -38,6 +41,7 @@ impl Font {
     fn resource_name(self) -> &'static str {
         match self {
             Self::Song => "F1",
+            Self::SongUnmapped => "F4",
             Self::Helvetica => "F2",
             Self::Courier => "F3",
         }
@@ -47,7 +51,7 @@ impl Font {
     fn advance(self, c: char) -> f32 {
         let ascii = u32::from(c).checked_sub(0x20).filter(|&i| i < 95);
         match self {
-            Self::Song => {
+            Self::Song | Self::SongUnmapped => {
                 if ascii.is_some() {
                     500.0
                 } else {
@@ -69,7 +73,7 @@ impl Font {
     /// The string operand: UCS-2 hex for the CJK font, a literal WinAnsi string otherwise.
     fn operand(self, text: &str) -> String {
         match self {
-            Self::Song => {
+            Self::Song | Self::SongUnmapped => {
                 let mut out = String::from("<");
                 for unit in text.encode_utf16() {
                     let _ = write!(out, "{unit:04X}");
@@ -600,6 +604,18 @@ fn add_fonts(doc: &mut Document) -> Dictionary {
         "Encoding" => "UniGB-UCS2-H",
         "DescendantFonts" => vec![Object::Reference(descendant)],
     });
+    let private_use = doc.add_object(compressed_stream(
+        Dictionary::new(),
+        private_use_cmap().as_bytes(),
+    ));
+    let unmapped = doc.add_object(dictionary! {
+        "Type" => "Font",
+        "Subtype" => "Type0",
+        "BaseFont" => "STSong-Light-UniGB-UCS2-H",
+        "Encoding" => "UniGB-UCS2-H",
+        "DescendantFonts" => vec![Object::Reference(descendant)],
+        "ToUnicode" => private_use,
+    });
     let simple = |doc: &mut Document, name: &str| {
         doc.add_object(dictionary! {
             "Type" => "Font",
@@ -610,7 +626,32 @@ fn add_fonts(doc: &mut Document) -> Dictionary {
     };
     let helvetica = simple(doc, "Helvetica");
     let courier = simple(doc, "Courier");
-    dictionary! { "F1" => song, "F2" => helvetica, "F3" => courier }
+    dictionary! { "F1" => song, "F2" => helvetica, "F3" => courier, "F4" => unmapped }
+}
+
+/// A ToUnicode CMap sending every two-byte code into the private-use area (U+E000..U+F8FF).
+fn private_use_cmap() -> String {
+    let mut out = String::from(
+        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+         /CMapName /Reimburse-PUA def\n/CMapType 2 def\n\
+         1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n",
+    );
+    let highs: Vec<u32> = (0..=0xFF).collect();
+    for chunk in highs.chunks(100) {
+        let _ = writeln!(out, "{} beginbfrange", chunk.len());
+        for &high in chunk {
+            let _ = writeln!(
+                out,
+                "<{:04X}> <{:04X}> <{:04X}>",
+                high << 8,
+                (high << 8) | 0xFF,
+                0xE000 + (high % 25) * 0x100
+            );
+        }
+        out.push_str("endbfrange\n");
+    }
+    out.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
+    out
 }
 
 /// The `/EmbeddedFiles` name tree for `attachments`.

@@ -49,8 +49,14 @@ fn committed_files_are_up_to_date() {
     let dir = committed_dir();
     let fixtures = invoice_fixtures::all();
     let mut expected_names = BTreeSet::from(["README.md".to_owned()]);
+    let mut expected_ocr = BTreeSet::new();
     for fixture in &fixtures {
         let hint = "regenerate with `cargo xtask fixtures`";
+        let (dir, names) = if fixture.ocr {
+            (dir.join("ocr"), &mut expected_ocr)
+        } else {
+            (dir.clone(), &mut expected_names)
+        };
         let on_disk = std::fs::read(dir.join(&fixture.file_name))
             .unwrap_or_else(|e| panic!("{}: {e}; {hint}", fixture.file_name));
         assert!(
@@ -67,16 +73,25 @@ fn committed_files_are_up_to_date() {
         );
         let parsed: InvoiceRecord = serde_json::from_str(&golden).unwrap();
         assert_eq!(parsed, fixture.expected);
-        expected_names.insert(fixture.file_name.clone());
-        expected_names.insert(fixture.golden_file_name());
+        names.insert(fixture.file_name.clone());
+        names.insert(fixture.golden_file_name());
     }
-    let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let listing = |dir: &std::path::Path| -> BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    expected_names.insert("ocr".to_owned());
     assert_eq!(
-        on_disk, expected_names,
+        listing(&dir),
+        expected_names,
         "fixtures/invoices holds files the generator does not make"
+    );
+    assert_eq!(
+        listing(&dir.join("ocr")),
+        expected_ocr,
+        "fixtures/invoices/ocr holds files the generator does not make"
     );
 }
 
@@ -263,6 +278,26 @@ fn qr_codes_decode_to_the_golden_values() {
             let grids = image.detect_grids();
             assert_eq!(grids.len(), 1, "{}", fixture.file_name);
             let (_, text) = grids[0].decode().unwrap();
+            if let Some(query) =
+                text.strip_prefix("https://bcfp.shenzhen.chinatax.gov.cn/verify/scan?")
+            {
+                // The Shenzhen blockchain address: number and total with tax in fen.
+                let field = |k: &str| {
+                    query
+                        .split('&')
+                        .find_map(|p| p.strip_prefix(k)?.strip_prefix('='))
+                        .unwrap_or_default()
+                        .to_owned()
+                };
+                assert_eq!(field("bill_num"), expected.invoice_number);
+                let fen: i64 = field("total_amount").parse().unwrap();
+                assert_eq!(
+                    format!("{}.{:02}", fen / 100, fen % 100),
+                    expected.total_with_tax
+                );
+                decoded += 1;
+                continue;
+            }
             let fields: Vec<&str> = text.split(',').collect();
             assert_eq!(fields[0], "01");
             assert_eq!(fields[2], expected.invoice_code, "{}", fixture.file_name);

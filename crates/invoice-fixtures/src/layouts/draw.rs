@@ -20,11 +20,16 @@ pub(crate) fn label(
     size: f32,
     text: &str,
 ) -> f32 {
+    let font = if invoice.style.unmapped_labels {
+        Font::SongUnmapped
+    } else {
+        Font::Song
+    };
     if invoice.style.spaced && text.chars().count() > 1 {
-        let style = TextStyle::new(Font::Song, size - 0.6, color);
+        let style = TextStyle::new(font, size - 0.6, color);
         page.text_spaced(Layer::Label, style, x, y, SPACED_GAP, text)
     } else {
-        let style = TextStyle::new(Font::Song, size, color);
+        let style = TextStyle::new(font, size, color);
         page.text(Layer::Label, style, x, y, text);
         x + style.width(text)
     }

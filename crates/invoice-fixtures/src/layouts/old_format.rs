@@ -58,6 +58,16 @@ pub(crate) fn render(invoice: &Invoice) -> PdfFile {
 /// The QR payload: type 10 (增值税电子普通发票, tolls included) or 20 (通用机打), with the
 /// pre-tax 金额合计 and the check code.
 pub(crate) fn qr_payload(invoice: &Invoice) -> String {
+    if invoice.style.blockchain_qr {
+        // The Shenzhen blockchain invoice's code: its address, the number and the total
+        // with tax in fen; no date.
+        return format!(
+            "https://bcfp.shenzhen.chinatax.gov.cn/verify/scan?hash={}&bill_num={}&total_amount={}",
+            invoice.qr_tail,
+            invoice.number,
+            invoice.total_amount() + invoice.total_tax()
+        );
+    }
     let type_code = if invoice.doc_type == DocumentType::GeneralMachine {
         "20"
     } else {
