@@ -405,31 +405,39 @@ pub(crate) fn from_qr(q: &QrFields) -> Option<InvoiceRecord> {
     Some(record)
 }
 
-/// The key fields only OCR read and nothing else confirmed: each flagged for review (source
-/// `ocr`), never silently trusted.
-pub(crate) fn weak_source(record: &mut InvoiceRecord) {
+/// The key fields only OCR read and no other source confirmed (the QR code stating the same
+/// value, the 大写 amount agreeing): each flagged for review (source `ocr`), never silently
+/// trusted.
+pub(crate) fn weak_source(record: &mut InvoiceRecord, qr: Option<&QrFields>) {
     if record.text_source != "ocr" {
         return;
     }
-    let by_qr = record.confirmed_by.iter().any(|s| s == "qr");
+    let qr_says = |field: &str, value: &str| {
+        qr.is_some_and(|q| match field {
+            "invoice_number" => !value.is_empty() && q.number.trim() == value,
+            "invoice_date" => date::parse_date(&q.date).is_some_and(|d| same_date(&d, value)),
+            _ => false,
+        })
+    };
     let by_words = record.confirmed_by.iter().any(|s| s == "大写");
-    let fields = [
-        ("invoice_number", by_qr),
-        ("invoice_date", by_qr),
-        ("total_with_tax", by_qr || by_words),
-        ("seller_name", false),
-    ];
-    for (field, confirmed) in fields {
-        let flagged = record.flags.iter().any(|f| f.field == field);
-        if confirmed || flagged {
-            continue;
-        }
+    for field in [
+        "invoice_number",
+        "invoice_date",
+        "total_with_tax",
+        "seller_name",
+    ] {
         let value = match field {
             "seller_name" => record.seller.name.clone(),
             other => field_mut(record, other)
                 .map(|v| v.clone())
                 .unwrap_or_default(),
         };
+        let confirmed = qr_says(field, &value)
+            || (field == "total_with_tax"
+                && (by_words || record.confirmed_by.iter().any(|s| s == "qr")));
+        if confirmed || record.flags.iter().any(|f| f.field == field) {
+            continue;
+        }
         flag(record, field, &value, "ocr", "");
     }
 }

@@ -29,7 +29,10 @@ pub fn extract_pdf_with(
     let qr = qr_fields(bytes);
     let (pages, source) = page_text::pages(bytes, &doc, reader);
     let mut record = extract_document(&doc, pages, qr.as_ref())?;
-    record.text_source = source.as_str().to_owned();
+    // A record the QR code alone made says so already.
+    if record.text_source.is_empty() {
+        record.text_source = source.as_str().to_owned();
+    }
     if record.seller.name.is_empty()
         && let Some(name) = reader.and_then(|r| seal::name_in_seal(bytes, r))
     {
@@ -42,7 +45,7 @@ pub fn extract_pdf_with(
         });
         record.seller.name = name;
     }
-    crosscheck::weak_source(&mut record);
+    crosscheck::weak_source(&mut record, qr.as_ref());
     Ok(record)
 }
 
