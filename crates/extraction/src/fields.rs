@@ -7,14 +7,14 @@ use crate::labels::Take;
 use crate::parties::{self, BlockKind};
 
 /// The printed title: the largest text on the line naming the document (`…发票…`,
-/// `…行程单`), without the smaller seal characters drawn over it.
+/// `…行程单`, `…票据…`), without the smaller seal characters drawn over it.
 pub(crate) fn title(sheet: &Sheet) -> String {
     let best = sheet
         .lines
         .iter()
         .filter(|l| {
             let t = l.text();
-            t.contains("发票") || t.contains("行程单")
+            t.contains("发票") || t.contains("行程单") || t.contains("票据")
         })
         .max_by(|a, b| a.size().total_cmp(&b.size()));
     let Some(line) = best else {

@@ -6,7 +6,7 @@ use crate::golden;
 use crate::invoice::{Invoice, Item, Party, Style, TollColumns, Yen};
 use crate::layouts::air::{self, Flight, Itinerary};
 use crate::layouts::railway::{self, Ticket};
-use crate::layouts::{digital, old_format};
+use crate::layouts::{digital, old_format, receipt};
 use crate::names;
 use crate::rng::Rng;
 use crate::{ofd, xml};
@@ -32,6 +32,7 @@ pub fn all() -> Vec<Fixture> {
         toll(),
         toll_2018_unmapped_labels(),
         shenzhen_blockchain(),
+        toll_receipt(),
         general_machine(),
         digital_normal_xml(),
         digital_special_ofd(),
@@ -457,6 +458,30 @@ fn shenzhen_blockchain() -> Fixture {
     invoice.items = vec![Item::priced("*餐饮服务*餐费", "", "", 1, 26_800, 6)];
     invoice.style.blockchain_qr = true;
     old_format_fixture(name, &invoice)
+}
+
+/// A provincial fiscal toll receipt, read by the generic layout: 票据代码/票据号码, 交款人, a
+/// 项目编码 column, no tax, the payee only in a seal (not drawn).
+fn toll_receipt() -> Fixture {
+    let name = "toll_receipt";
+    let mut rng = Rng::new(name);
+    let receipt = receipt::Receipt {
+        title: "江苏省车辆通行费票据（电子）".to_owned(),
+        code: "32020124".to_owned(),
+        number: rng.digits(10),
+        check: "Ab3Xk9".to_owned(),
+        date: (2024, 5, 14),
+        payer: "无锡示例人才咨询有限公司".to_owned(),
+        payer_tax_id: format!("91320200{}", rng.digits(9)) + "X",
+        item_code: "1030159".to_owned(),
+        item: "车辆通行费（限于政府还贷）".to_owned(),
+        unit: "次".to_owned(),
+        amount: 1_500,
+        reviewer: names::person(&mut rng),
+        payee_clerk: names::person(&mut rng),
+    };
+    let file = receipt::render(&receipt);
+    Fixture::new(name, "pdf", file.to_bytes(), receipt::record(&receipt))
 }
 
 /// Old-format 通行费 invoice: the toll columns, `￥`, 汇总开具.

@@ -5,3 +5,4 @@ pub(crate) mod digital;
 pub(crate) mod draw;
 pub(crate) mod old_format;
 pub(crate) mod railway;
+pub(crate) mod receipt;
