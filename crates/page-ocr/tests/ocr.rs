@@ -195,3 +195,110 @@ fn a_pdf_of_plain_prose_is_refused() {
     let error = extraction::extract_with(&bytes, "letter.pdf", Some(&reader)).unwrap_err();
     assert_eq!(error.to_string(), "无法识别为发票：未识别到发票版式");
 }
+
+/// STSong-Light over UCS-2, as the project's fixtures draw Chinese.
+const SONG: &str = "<< /Font << /F1 << /Type /Font /Subtype /Type0 /BaseFont /STSong-Light \
+    /Encoding /UniGB-UCS2-H /DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 \
+    /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 4 >> \
+    /FontDescriptor << /Type /FontDescriptor /FontName /STSong-Light /Flags 6 \
+    /FontBBox [-25 -254 1000 880] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 \
+    /StemV 93 >> /DW 1000 >>] >> >> >>";
+
+/// `text` as a UCS-2 hex string operand.
+fn ucs2(text: &str) -> String {
+    let hex: String = text.encode_utf16().map(|u| format!("{u:04X}")).collect();
+    format!("<{hex}>")
+}
+
+/// A round seal drawn as vectors: a ring, `name` set along its upper arc (each character
+/// turned to face the centre), and `财务专用章` across the middle; 100 pt square.
+fn seal_pdf(name: &str) -> Vec<u8> {
+    let (c, ring, radius, size) = (50.0_f32, 46.0_f32, 35.0_f32, 10.0_f32);
+    // The ring: four Bézier quarter circles.
+    let k = 0.5523 * ring;
+    let mut content = format!(
+        "q 2 w {x0} {c} m {x0} {a} {b} {y1} {c} {y1} c {d} {y1} {x1} {a} {x1} {c} c \
+         {x1} {e} {d} {y0} {c} {y0} c {b} {y0} {x0} {e} {x0} {c} c S Q\n",
+        x0 = c - ring,
+        x1 = c + ring,
+        y0 = c - ring,
+        y1 = c + ring,
+        a = c + k,
+        b = c - k,
+        d = c + k,
+        e = c - k,
+    );
+    let chars: Vec<char> = name.chars().collect();
+    let span = 240.0_f32.to_radians();
+    for (i, ch) in chars.iter().enumerate() {
+        // Clockwise from lower left over the top to lower right.
+        let phi = -span / 2.0 + span * (i as f32 + 0.5) / chars.len() as f32;
+        let (s, co) = phi.sin_cos();
+        // The glyph's baseline centre on the circle, its up pointing outward.
+        let (x, y) = (c + radius * s, c + radius * co);
+        let (ox, oy) = (x - (size / 2.0) * co, y + (size / 2.0) * s);
+        content.push_str(&format!(
+            "BT /F1 {size} Tf {co} {ns} {s} {co} {ox} {oy} Tm {} Tj ET\n",
+            ucs2(&ch.to_string()),
+            ns = -s,
+        ));
+    }
+    content.push_str(&format!(
+        "BT /F1 9 Tf 27.5 30 Td {} Tj ET\n",
+        ucs2("财务专用章")
+    ));
+    pdf(100.0, 100.0, &content, SONG, None)
+}
+
+#[test]
+fn a_payee_named_only_in_its_seal_is_read_from_the_seal_and_flagged() {
+    let reader = ocr();
+    let name = "示例省高速公路经营管理中心";
+    let seal = page_ocr::render(&seal_pdf(name), 0, 400).unwrap();
+    let (w, h) = (538.5_f32, 360.0_f32);
+    let lines: [(f32, f32, f32, &str); 8] = [
+        (164.0, 39.0, 15.0, "江苏省车辆通行费票据（电子）"),
+        (34.5, 76.2, 7.5, "票据代码：32020124"),
+        (150.0, 76.2, 7.5, "票据号码：0001234567"),
+        (34.5, 95.1, 7.5, "交款人：示例人才咨询有限公司"),
+        (250.0, 95.1, 7.5, "开票日期：2024-05-14"),
+        (35.2, 238.2, 7.5, "金额合计（大写）壹拾元整"),
+        (300.0, 238.2, 7.5, "（小写）10.00"),
+        (34.5, 341.1, 7.5, "收款单位（章）："),
+    ];
+    let mut content = String::new();
+    for (x, top, size, text) in lines {
+        content.push_str(&format!(
+            "BT /F1 {size} Tf {x} {} Td {} Tj ET\n",
+            h - top,
+            ucs2(text)
+        ));
+    }
+    // The seal over the payee line, 70 pt across.
+    content.push_str(&format!("q 70 0 0 70 60 {} cm /Im1 Do Q\n", h - 350.0));
+    let resources = format!(
+        "<< {} /XObject << /Im1 5 0 R >> >>",
+        &SONG[3..SONG.len() - 3]
+    );
+    let bytes = pdf(
+        w,
+        h,
+        &content,
+        &resources,
+        Some((seal.width, seal.height, seal.pixels)),
+    );
+    let record = extraction::extract_with(&bytes, "receipt.pdf", Some(&reader)).unwrap();
+    assert_eq!(record.invoice_number, "0001234567");
+    assert_eq!(record.seller.name, name);
+    assert!(
+        record
+            .flags
+            .iter()
+            .any(|f| f.field == "seller_name" && f.source == "seal" && f.other == name),
+        "{:?}",
+        record.flags
+    );
+    // Without OCR the seal is not read: the seller stays empty rather than guessed.
+    let plain = extraction::extract(&bytes, "receipt.pdf").unwrap();
+    assert_eq!(plain.seller.name, "");
+}
