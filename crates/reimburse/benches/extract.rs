@@ -1,9 +1,10 @@
-//! Extraction speed over the real corpus, against pdfplumber's extract_text in the same run.
+//! Extraction speed over the real corpora, against pdfplumber's extract_text in the same run.
 //!
-//! A documented harness (not criterion): for every invoice document in the corpus it runs
-//! `extraction::extract` (text layer, fields, cross-checks) REPEATS times on one thread and
-//! takes the median per file; then the median over files, the total, and the peak RSS of this
-//! process. When `REIMBURSE_BENCH_PYTHON` names a Python with pdfplumber (the xtask sets one up
+//! A documented harness (not criterion): every invoice document of both corpora is extracted
+//! as the service does it (`extract_with` and the page OCR). Files read from their text layer
+//! alone run REPEATS times on one thread (median per file; then the median over files, the
+//! total, and the peak RSS of this process); files that needed OCR (a lying text layer, a
+//! payee only in a seal) run OCR_REPEATS times and are reported apart, in ms per page. When `REIMBURSE_BENCH_PYTHON` names a Python with pdfplumber (the xtask sets one up
 //! in a throwaway venv), pdfplumber's `extract_text` alone is timed on the same PDFs and the
 //! speed-up is printed. Run with `cargo xtask bench extract`.
 
@@ -19,19 +20,31 @@ use std::process::Command;
 use std::time::Instant;
 
 const REPEATS: usize = 200;
+const OCR_REPEATS: usize = 5;
 
-fn corpus_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("REIMBURSE_CORPUS") {
-        return PathBuf::from(dir);
+/// `REIMBURSE_CORPUS` (directories separated by `:`), else `shared/corpus/invoices` and
+/// `invoices-2` in an ancestor.
+fn corpus_dirs() -> Vec<PathBuf> {
+    if let Some(dirs) = std::env::var_os("REIMBURSE_CORPUS") {
+        return std::env::split_paths(&dirs).collect();
     }
     let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     loop {
-        let candidate = dir.join("shared/corpus/invoices");
+        let candidate = dir.join("shared/corpus");
         if candidate.is_dir() {
-            return candidate;
+            return ["invoices", "invoices-2"]
+                .iter()
+                .map(|d| candidate.join(d))
+                .filter(|d| d.is_dir())
+                .collect();
         }
         assert!(dir.pop(), "corpus not found: set REIMBURSE_CORPUS");
     }
+}
+
+/// Whether the record needed the page OCR.
+fn used_ocr(record: &domain::InvoiceRecord) -> bool {
+    !record.text_source.is_empty() || record.flags.iter().any(|f| f.source == "seal")
 }
 
 fn median(samples: &mut [f64]) -> f64 {
@@ -69,9 +82,9 @@ fn pdfplumber_median(python: &str, pdfs: &[PathBuf]) -> Option<f64> {
 }
 
 fn main() {
-    let dir = corpus_dir();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
+    let mut files: Vec<PathBuf> = corpus_dirs()
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap())
         .map(|e| e.unwrap().path())
         .filter(|p| {
             p.extension()
@@ -79,27 +92,40 @@ fn main() {
         })
         .collect();
     files.sort();
+    let ocr = page_ocr::PageOcr::new();
     let mut per_file = Vec::new();
+    let mut ocr_files: Vec<(String, f64, usize)> = Vec::new();
     let mut total = 0.0;
+    let mut text_layer_files = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let mut samples = Vec::with_capacity(REPEATS);
-        for _ in 0..REPEATS {
+        let first = extraction::extract_with(&bytes, &name, Some(&ocr));
+        let needs_ocr = first.as_ref().is_ok_and(used_ocr);
+        let repeats = if needs_ocr { OCR_REPEATS } else { REPEATS };
+        let mut samples = Vec::with_capacity(repeats);
+        for _ in 0..repeats {
             let start = Instant::now();
-            let outcome = extraction::extract(&bytes, &name);
+            let outcome = extraction::extract_with(&bytes, &name, Some(&ocr));
             samples.push(start.elapsed().as_secs_f64() * 1000.0);
             std::hint::black_box(outcome.is_ok());
         }
         let m = median(&mut samples);
+        if needs_ocr {
+            let pages = first.map_or(1, |r| r.page_count.max(1) as usize);
+            ocr_files.push((name, m, pages));
+            continue;
+        }
         total += m;
+        text_layer_files.push(path.clone());
         per_file.push((name, m));
     }
     let mut medians: Vec<f64> = per_file.iter().map(|(_, m)| *m).collect();
     let overall = median(&mut medians);
     let slowest = per_file.iter().map(|(_, m)| *m).fold(0.0, f64::max);
     println!(
-        "extraction over {} corpus files, {REPEATS} runs each, one thread:",
+        "extraction from the text layer: {} of {} corpus files, {REPEATS} runs each, one thread:",
+        per_file.len(),
         files.len()
     );
     println!(
@@ -112,7 +138,7 @@ fn main() {
     );
     match std::env::var("REIMBURSE_BENCH_PYTHON") {
         Ok(python) => {
-            let pdfs: Vec<PathBuf> = files
+            let pdfs: Vec<PathBuf> = text_layer_files
                 .iter()
                 .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
                 .cloned()
@@ -144,5 +170,14 @@ fn main() {
     }
     for (name, m) in &per_file {
         println!("    {m:8.3} ms  {name}");
+    }
+    println!(
+        "files that needed the page OCR (pdftoppm + tesseract), {OCR_REPEATS} runs each, reported apart:"
+    );
+    for (name, m, pages) in &ocr_files {
+        println!(
+            "    {:8.1} ms per page ({pages} page(s), {m:.1} ms)  {name}",
+            m / *pages as f64
+        );
     }
 }
