@@ -15,6 +15,19 @@ pub struct ClaimRow {
     /// The passenger a railway or air ticket names, when the row is one.
     #[serde(default)]
     pub passenger: String,
+    /// Cells extraction asks the user to check: column → the value it read and why (a source
+    /// disagreed, or only OCR, a seal or the QR code gave it).
+    #[serde(default)]
+    pub review: BTreeMap<String, Review>,
+}
+
+/// A value extraction flagged, and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Review {
+    /// What extraction put in the cell.
+    pub value: String,
+    /// Why it needs a look, for the clerk.
+    pub reason: String,
 }
 
 impl ClaimRow {

@@ -70,6 +70,8 @@ pub enum Check {
     },
     /// A ticket's passenger is the row's 人员姓名.
     PassengerIsClaimant { field: String },
+    /// A cell extraction flagged still holds the value it read (an edited cell was checked).
+    ExtractionReview { field: String },
     /// The trip field is filled (claim-level).
     TripField { field: String },
     /// The trip's `field` (返回日期) is not before its `after` (出发日期), when both are dates.
@@ -349,6 +351,16 @@ fn check_row(rule: &Rule, claim: &Claim, index: usize, row: &ClaimRow) -> Option
                     &values(field)
                         .with_value(passenger)
                         .with_other(claimant.to_owned()),
+                )
+            })
+        }
+        Check::ExtractionReview { field } => {
+            let review = row.review.get(field)?;
+            (row.cell(field).trim() == review.value.trim()).then(|| {
+                rule.issue(
+                    &values(field)
+                        .with_value(row.cell(field))
+                        .with_other(review.reason.clone()),
                 )
             })
         }

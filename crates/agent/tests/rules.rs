@@ -8,7 +8,7 @@
     reason = "test code"
 )]
 
-use agent::{Claim, ClaimRow, RuleSet, TravelApplication, check};
+use agent::{Claim, ClaimRow, Review, RuleSet, TravelApplication, check};
 use domain::{InvoiceKind, parse_civil_date};
 use std::collections::BTreeMap;
 
@@ -32,7 +32,20 @@ fn row(kind: InvoiceKind, pairs: &[(&str, &str)]) -> ClaimRow {
         cells,
         kind,
         passenger: String::new(),
+        review: BTreeMap::new(),
     }
+}
+
+/// Extraction flagged the row's `field` as it stands.
+fn flag(claim: &mut Claim, field: &str, reason: &str) {
+    let value = claim.rows[0].cell(field).to_owned();
+    claim.rows[0].review.insert(
+        field.to_owned(),
+        Review {
+            value,
+            reason: reason.to_owned(),
+        },
+    );
 }
 
 /// A complete general claim: every rule passes.
@@ -96,6 +109,10 @@ fn broken(id: &str) -> Claim {
         "item-required" => set(&mut c, "项目名称", ""),
         "seller-required" => set(&mut c, "销售方名称", " "),
         "person-required" => set(&mut c, "人员姓名", ""),
+        "review-invoice-number" => flag(&mut c, "发票号码", "仅由 OCR 读出"),
+        "review-invoice-date" => flag(&mut c, "开票日期", "仅由 OCR 读出"),
+        "review-total" => flag(&mut c, "价税合计", "与大写金额不一致（大写：250.00）"),
+        "review-seller" => flag(&mut c, "销售方名称", "读自印章"),
         "invoice-number-digits" => set(&mut c, "发票号码", "2543200000002201422X"),
         "invoice-date-valid" => set(&mut c, "开票日期", "2099/01/01"),
         "total-two-decimals" => set(&mut c, "价税合计", "255.5"),
@@ -173,6 +190,15 @@ fn every_rule_has_a_case_that_only_it_reports() {
 /// Rules a case may also break: a card payment cell set alone also lacks the card number.
 fn related(id: &str, other: &str) -> bool {
     id.starts_with("card-") && other.starts_with("card-")
+}
+
+#[test]
+fn an_edited_flagged_cell_counts_as_checked() {
+    let mut claim = good();
+    flag(&mut claim, "销售方名称", "读自印章");
+    assert_eq!(RuleSet::builtin().validate(&claim).len(), 1);
+    set(&mut claim, "销售方名称", "某某文具店（已核对）");
+    assert_eq!(RuleSet::builtin().validate(&claim), Vec::new());
 }
 
 #[test]

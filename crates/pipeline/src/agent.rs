@@ -11,7 +11,7 @@ use agent::{
     NextRound, SecondSources, Source, Step, Submitted, Ticket, TravelApplication, UserInput,
     judgement_schema, parse_text, run_round, state, submit_ready,
 };
-use domain::{AgentSessionState, ConfigField, Event, InvoiceKind, SessionConfig};
+use domain::{AgentSessionState, ConfigField, Event, InvoiceKind, InvoiceRecord, SessionConfig};
 use llm::{ChatRequest, Client};
 use serde_json::{Value, json};
 use session_store::{CsvTable, SUMMARY_CSV, Session};
@@ -182,8 +182,10 @@ impl SessionIo<'_> {
             );
             let mut passenger = String::new();
             let mut sources = Vec::new();
+            let mut review = BTreeMap::new();
             if let Some(stored) = stored {
                 let record = &stored.record;
+                review = review_of(record);
                 let source = record
                     .confirmed_by
                     .first()
@@ -214,6 +216,7 @@ impl SessionIo<'_> {
                 cells,
                 kind,
                 passenger,
+                review,
             });
         }
         let mut trip = TravelApplication::from_documents(tickets, hotels);
@@ -596,9 +599,81 @@ pub fn agent_force_submit(
     submit_ready(step, &mut io, None)
 }
 
+/// The table cells extraction flagged, with the value it read and why, for the review rules:
+/// a source that disagreed, or a value only OCR, a seal or the QR code gave.
+fn review_of(record: &InvoiceRecord) -> BTreeMap<String, agent::Review> {
+    let mut out: BTreeMap<String, agent::Review> = BTreeMap::new();
+    for flag in &record.flags {
+        let (column, value) = match flag.field.as_str() {
+            "invoice_number" => ("发票号码", &record.invoice_number),
+            "invoice_date" => ("开票日期", &record.invoice_date),
+            "total_with_tax" => ("价税合计", &record.total_with_tax),
+            "seller_name" => ("销售方名称", &record.seller.name),
+            _ => continue,
+        };
+        let reason = review_reason(&flag.source, &flag.value, &flag.other);
+        let entry = out
+            .entry(column.to_owned())
+            .or_insert_with(|| agent::Review {
+                value: value.clone(),
+                reason: String::new(),
+            });
+        if !entry.reason.is_empty() {
+            entry.reason.push('；');
+        }
+        entry.reason.push_str(&reason);
+    }
+    out
+}
+
+/// Why a flagged value needs a look, in the clerk's words.
+fn review_reason(source: &str, value: &str, other: &str) -> String {
+    match (source, value.is_empty()) {
+        ("ocr", _) => "仅由 OCR 读出，未经其他来源核对".to_owned(),
+        ("seal", _) => "读自印章（OCR），请核对".to_owned(),
+        ("qr", true) => "文字层未读出，取自二维码".to_owned(),
+        ("qr", false) => format!("与二维码不一致（二维码：{other}）"),
+        ("大写", _) => format!("与大写金额不一致（大写：{other}）"),
+        ("arith", _) => format!("与明细合计不一致（合计：{other}）"),
+        ("xml", _) => format!("与内嵌 XML 不一致（XML：{other}）"),
+        (other_source, _) => format!("与{other_source}不一致（{other}）"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flagged_fields_become_cells_to_review_with_their_reasons() {
+        let flag = |field: &str, value: &str, source: &str, other: &str| domain::FieldFlag {
+            field: field.into(),
+            value: value.into(),
+            source: source.into(),
+            other: other.into(),
+        };
+        let mut record = InvoiceRecord {
+            invoice_number: "87724080".into(),
+            total_with_tax: "290.00".into(),
+            ..InvoiceRecord::default()
+        };
+        record.seller.name = "某某管理中心".into();
+        record.flags = vec![
+            flag("total_with_tax", "290.00", "大写", "300.00"),
+            flag("total_with_tax", "290.00", "arith", "300.00"),
+            flag("seller_name", "", "seal", "某某管理中心"),
+            flag("total_amount", "280.00", "qr", "280.59"),
+        ];
+        let review = review_of(&record);
+        assert_eq!(review.len(), 2, "{review:?}");
+        assert_eq!(review["价税合计"].value, "290.00");
+        assert_eq!(
+            review["价税合计"].reason,
+            "与大写金额不一致（大写：300.00）；与明细合计不一致（合计：300.00）"
+        );
+        assert_eq!(review["销售方名称"].value, "某某管理中心");
+        assert_eq!(review["销售方名称"].reason, "读自印章（OCR），请核对");
+    }
 
     #[test]
     fn materials_follow_file_names_then_the_request() {
