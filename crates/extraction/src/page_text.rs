@@ -12,6 +12,13 @@ use crate::vocabulary;
 const ASCENT: f32 = 0.8;
 const DESCENT: f32 = 0.2;
 
+/// Pages of a document OCR may read (an invoice has one or two; a long sales list after them
+/// needs no repair to give the record): a PDF of hundreds of junk pages costs seconds, not
+/// minutes.
+const MAX_OCR_PAGES: usize = 4;
+/// Groups of junk runs a page may have read again; more is not a form's labels.
+const MAX_GROUPS: usize = 400;
+
 /// Where a document's text came from, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum TextSource {
@@ -74,6 +81,7 @@ fn page(
     };
     let mut how = TextSource::Layer;
     let groups = groups(&page, &junk::junk_runs(&page));
+    let reader = reader.filter(|_| index < MAX_OCR_PAGES && groups.len() <= MAX_GROUPS);
     if let (false, Some(reader)) = (groups.is_empty(), reader) {
         let regions: Vec<Region> = groups.iter().map(|g| region_of_group(&page, g)).collect();
         if let Ok(texts) = reader.read_regions(pdf, at, &regions, &vocabulary::label_alphabet()) {
@@ -255,6 +263,62 @@ mod tests {
             (page.runs[0].text.as_str(), page.runs[1].text.as_str()),
             ("发票号码", "")
         );
+    }
+
+    /// Counts what it is asked to read.
+    #[derive(Default)]
+    struct Counting(std::cell::Cell<usize>);
+
+    impl PageReader for Counting {
+        fn read_regions(
+            &self,
+            _: &[u8],
+            _: PageRef,
+            regions: &[Region],
+            _: &str,
+        ) -> Result<Vec<String>, String> {
+            self.0.set(self.0.get() + regions.len());
+            Ok(vec!["名称".to_owned(); regions.len()])
+        }
+        fn read_page(&self, _: &[u8], _: PageRef) -> Result<Vec<OcrLine>, String> {
+            self.0.set(self.0.get() + 1);
+            Ok(Vec::new())
+        }
+        fn read_line(&self, _: &crate::ocr::LineImage) -> Result<String, String> {
+            Ok(String::new())
+        }
+    }
+
+    fn pdf_page(runs: usize) -> pdf_text::Page {
+        pdf_text::Page {
+            width: 600.0,
+            height: 400.0,
+            runs: (0..runs)
+                .map(|i| pdf_text::TextRun {
+                    text: "\u{FFFD}\u{FFFD}".into(),
+                    // Far enough apart to be read one by one.
+                    x: (i % 10) as f32 * 60.0,
+                    y: 10.0 + (i / 10) as f32 * 12.0,
+                    end_x: (i % 10) as f32 * 60.0 + 18.0,
+                    font_size: 9.0,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn ocr_is_bounded_by_pages_and_groups() {
+        let reader = Counting::default();
+        let (page, how) = page(b"", 0, &pdf_page(40), Some(&reader));
+        assert_eq!((reader.0.get(), how), (40, TextSource::Repaired));
+        assert_eq!(page.runs.len(), 40);
+        let reader = Counting::default();
+        let (page_after, _) = super::page(b"", MAX_OCR_PAGES, &pdf_page(40), Some(&reader));
+        assert_eq!(reader.0.get(), 0, "pages past the first few are not read");
+        assert!(page_after.runs.is_empty(), "their junk is dropped");
+        let reader = Counting::default();
+        let _ = super::page(b"", 0, &pdf_page(MAX_GROUPS + 1), Some(&reader));
+        assert_eq!(reader.0.get(), 0, "a page of junk beyond a form's labels is not read");
     }
 
     #[test]

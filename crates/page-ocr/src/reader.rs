@@ -15,6 +15,11 @@ const PSM_BLOCK: u8 = 6;
 /// "A single text line": for a crop the block reading passed over.
 const PSM_LINE: u8 = 7;
 
+/// Tallest stack of crops read at once, in pixels (a few dozen label crops).
+const MAX_STACK_PX: u32 = 6000;
+/// Crops read again alone, at most, per page.
+const MAX_RETRIES: usize = 24;
+
 /// How long one recognition may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -110,10 +115,31 @@ impl PageOcr {
             })
             .collect();
         let dpi = (72.0 * sy).round() as u32;
-        let mut texts = self.read_stacked(&image, &crops, dpi, alphabet, PSM_BLOCK)?;
+        // Stacks of bounded height, so that no number of regions makes one huge image.
+        let mut texts = Vec::with_capacity(crops.len());
+        let mut start = 0;
+        while start < crops.len() {
+            let mut height = 0u32;
+            let mut end = start;
+            while end < crops.len() && (end == start || height < MAX_STACK_PX) {
+                height += crops[end].map_or(0, |r| 2 * r.h);
+                end += 1;
+            }
+            texts.extend(self.read_stacked(
+                &image,
+                &crops[start..end],
+                dpi,
+                alphabet,
+                PSM_BLOCK,
+            )?);
+            start = end;
+        }
         // tesseract sometimes passes over a short band in a tall stack; alone, it reads.
+        let mut retries = 0;
         for (i, crop) in crops.iter().enumerate() {
-            if texts.get(i).is_some_and(String::is_empty) && crop.is_some() {
+            if texts.get(i).is_some_and(String::is_empty) && crop.is_some() && retries < MAX_RETRIES
+            {
+                retries += 1;
                 let again = self.read_stacked(&image, &[*crop], dpi, alphabet, PSM_LINE)?;
                 if let (Some(slot), Some(text)) = (texts.get_mut(i), again.into_iter().next()) {
                     *slot = text;
