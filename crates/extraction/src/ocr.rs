@@ -38,15 +38,16 @@ pub struct PageRef {
 
 /// Renders pages of a PDF and reads text from them.
 pub trait PageReader {
-    /// The text inside each region of the page, one string per region in order, `""` where
-    /// nothing was read. The text is known to use only the characters of `alphabet`.
+    /// The readings of the text inside each region of the page, per region in order, most
+    /// trusted first (`""` where nothing was read). The text is known to use only the
+    /// characters of `alphabet`.
     fn read_regions(
         &self,
         pdf: &[u8],
         page: PageRef,
         regions: &[Region],
         alphabet: &str,
-    ) -> Result<Vec<String>, String>;
+    ) -> Result<Vec<Vec<String>>, String>;
 
     /// Every word or line of text on the page, with its box.
     fn read_page(&self, pdf: &[u8], page: PageRef) -> Result<Vec<OcrLine>, String>;

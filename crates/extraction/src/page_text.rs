@@ -17,7 +17,7 @@ const DESCENT: f32 = 0.2;
 /// minutes.
 const MAX_OCR_PAGES: usize = 4;
 /// Groups of junk runs a page may have read again; more is not a form's labels.
-const MAX_GROUPS: usize = 400;
+const MAX_GROUPS: usize = 150;
 
 /// Where a document's text came from, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -85,7 +85,8 @@ fn page(
     if let (false, Some(reader)) = (groups.is_empty(), reader) {
         let regions: Vec<Region> = groups.iter().map(|g| region_of_group(&page, g)).collect();
         if let Ok(texts) = reader.read_regions(pdf, at, &regions, &vocabulary::label_alphabet()) {
-            for (group, read) in groups.iter().zip(texts) {
+            for (group, readings) in groups.iter().zip(texts) {
+                let read = choose(&page, group, &readings);
                 spread(&mut page, group, &read);
             }
             how = TextSource::Repaired;
@@ -158,6 +159,54 @@ fn region_of_group(page: &Page, group: &[usize]) -> Region {
             x1: 0.0,
             bottom: 0.0,
         })
+}
+
+/// The reading of a group to keep: among the best kind present (of the group's glyph count and
+/// part of a known label; else part of a label; else of the right length; else any), the one
+/// most readings agree on, the most trusted first among equals.
+fn choose(page: &Page, group: &[usize], readings: &[String]) -> String {
+    let glyphs: usize = group
+        .iter()
+        .map(|&i| {
+            page.runs[i]
+                .text
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .count()
+        })
+        .sum();
+    let clean = |r: &String| -> String {
+        text::normalize(&text::compact(r))
+            .chars()
+            .filter(|c| !matches!(c, '|' | '丨' | '｜'))
+            .collect()
+    };
+    let fits = |r: &String| clean(r).chars().count() == glyphs;
+    let label = |r: &String| !r.is_empty() && vocabulary::is_label_part(&clean(r));
+    // Layers count spaces drawn as glyphs too: a label of another length still beats a
+    // misreading or nothing.
+    let tier = |r: &String| match (fits(r), label(r), r.is_empty()) {
+        (true, true, _) => 0,
+        (false, true, _) => 1,
+        (true, false, _) => 2,
+        (false, false, false) => 3,
+        (false, false, true) => 4,
+    };
+    let best = readings.iter().map(tier).min().unwrap_or(4);
+    let candidates: Vec<&String> = readings.iter().filter(|r| tier(r) == best).collect();
+    // The reading most of the engine's passes agree on; the most trusted among equals.
+    candidates
+        .iter()
+        .max_by_key(|r| {
+            let votes = candidates.iter().filter(|o| clean(o) == clean(r)).count();
+            let first = candidates
+                .iter()
+                .position(|o| o == *r)
+                .unwrap_or(usize::MAX);
+            (votes, usize::MAX - first)
+        })
+        .map(|r| (*r).clone())
+        .unwrap_or_default()
 }
 
 /// Puts what OCR read for a group back into its runs, glyph for glyph: the layer knows how
@@ -276,9 +325,9 @@ mod tests {
             _: PageRef,
             regions: &[Region],
             _: &str,
-        ) -> Result<Vec<String>, String> {
+        ) -> Result<Vec<Vec<String>>, String> {
             self.0.set(self.0.get() + regions.len());
-            Ok(vec!["名称".to_owned(); regions.len()])
+            Ok(vec![vec!["名称".to_owned()]; regions.len()])
         }
         fn read_page(&self, _: &[u8], _: PageRef) -> Result<Vec<OcrLine>, String> {
             self.0.set(self.0.get() + 1);
@@ -318,7 +367,46 @@ mod tests {
         assert!(page_after.runs.is_empty(), "their junk is dropped");
         let reader = Counting::default();
         let _ = super::page(b"", 0, &pdf_page(MAX_GROUPS + 1), Some(&reader));
-        assert_eq!(reader.0.get(), 0, "a page of junk beyond a form's labels is not read");
+        assert_eq!(
+            reader.0.get(),
+            0,
+            "a page of junk beyond a form's labels is not read"
+        );
+    }
+
+    #[test]
+    fn the_reading_that_fits_is_kept() {
+        let page = Page {
+            width: 600.0,
+            height: 400.0,
+            runs: vec![junk(2, 400.0, 40.0)],
+        };
+        let r = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            choose(&page, &[0], &r(&["金”", "金额"])),
+            "金额",
+            "a label beats a misreading"
+        );
+        assert_eq!(
+            choose(&page, &[0], &r(&["", "税率"])),
+            "税率",
+            "something beats nothing"
+        );
+        assert_eq!(
+            choose(&page, &[0], &r(&["税额", "税率"])),
+            "税额",
+            "the first of two labels"
+        );
+        assert_eq!(
+            choose(&page, &[0], &r(&["金”", "全计"])),
+            "金”",
+            "the right length"
+        );
+        assert_eq!(
+            choose(&page, &[0], &r(&["", "金"])),
+            "金",
+            "a label of another length"
+        );
     }
 
     #[test]

@@ -3,15 +3,15 @@
 //! lets the engine choose among these characters only: `额`, not the look-alike `领`.
 
 /// Labels and form words of the layouts read here (old VAT, 数电, tolls, machine-printed,
-/// railway, air), as printed.
+/// railway, air), as printed. The supervision seal over the title (全国统一发票监制章) is left
+/// out on purpose: nothing is read from it, and its characters are look-alikes of labels'
+/// (`全` for `合`).
 const LABELS: &[&str] = &[
     "增值税电子普通发票",
     "增值税电子专用发票",
     "电子发票普通发票增值税专用发票",
     "通行费",
     "通用机打发票",
-    "全国统一发票监制章",
-    "国家税务总局",
     "发票代码",
     "发票号码",
     "开票日期",
@@ -71,6 +71,21 @@ pub(crate) fn label_alphabet() -> String {
     out
 }
 
+/// Whether `text` (compact, normalised) is part of a known label, its punctuation aside.
+pub(crate) fn is_label_part(text: &str) -> bool {
+    let bare: String = text.chars().filter(|c| !PUNCTUATION.contains(*c)).collect();
+    if bare.is_empty() {
+        return !text.is_empty();
+    }
+    LABELS.iter().any(|label| {
+        let label: String = crate::text::normalize(label)
+            .chars()
+            .filter(|c| !PUNCTUATION.contains(*c))
+            .collect();
+        label.contains(&bare)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +97,15 @@ mod tests {
             assert_eq!(a.matches(c).count(), 1, "{c}");
         }
         assert!(!a.contains('领'));
+    }
+
+    #[test]
+    fn parts_of_labels() {
+        for part in ["金额", "发票号码:", "合", "(小写)", ":", "价税合计(大写)"] {
+            assert!(is_label_part(part), "{part}");
+        }
+        for other in ["金”", "全计", "", "领"] {
+            assert!(!is_label_part(other), "{other}");
+        }
     }
 }

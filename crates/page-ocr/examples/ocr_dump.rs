@@ -52,7 +52,12 @@ fn main() {
                     .collect();
                 let texts = ocr.read_regions(&bytes, at, &regions, "").unwrap();
                 for (r, t) in junk.iter().zip(texts) {
-                    println!("{:7.1} {:7.1} {:2}  {t}", r.x, r.y, r.text.chars().count());
+                    println!(
+                        "{:7.1} {:7.1} {:2}  {t:?}",
+                        r.x,
+                        r.y,
+                        r.text.chars().count()
+                    );
                 }
             }
             println!(

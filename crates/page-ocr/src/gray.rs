@@ -1,4 +1,4 @@
-//! An 8-bit grey image, row by row, and the crops and stacks the reader builds from it.
+//! An 8-bit grey image, row by row, and the crops the reader frames from it.
 
 /// Pixels row by row, one byte each.
 #[derive(Debug, Clone, PartialEq, Eq)]

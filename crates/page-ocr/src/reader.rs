@@ -9,16 +9,16 @@ use std::sync::Mutex;
 use std::time::Duration;
 use tesseract_lib::Engine;
 
-/// tesseract's "one uniform block of text": the stacked crops and a whole invoice page read
+/// tesseract's "one uniform block of text": label crops and a whole invoice page read
 /// best this way (automatic segmentation splits a form's cells into scattered blocks).
 const PSM_BLOCK: u8 = 6;
-/// "A single text line": for a crop the block reading passed over.
+/// "A single character": a one-glyph label (`合`, `购`).
+const PSM_CHAR: u8 = 10;
+/// "A single text line": a seal's unrolled ring.
 const PSM_LINE: u8 = 7;
 
-/// Tallest stack of crops read at once, in pixels (a few dozen label crops).
-const MAX_STACK_PX: u32 = 6000;
-/// Crops read again alone, at most, per page.
-const MAX_RETRIES: usize = 24;
+/// Crops stacked into one image at most (a bound on its size; readings do not depend on it).
+const STACK_CROPS: usize = 40;
 
 /// How long one recognition may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -97,14 +97,15 @@ impl PageOcr {
         page: PageRef,
         regions: &[Region],
         alphabet: &str,
-    ) -> Result<Vec<String>, PageOcrError> {
+    ) -> Result<Vec<Vec<String>>, PageOcrError> {
         let (image, sx, sy) = Self::rendered(pdf, page)?;
         let crops: Vec<Option<Rect>> = regions
             .iter()
             .map(|r| {
-                // Room above and below for tall glyphs; little to the sides, where a value
-                // often starts right after its label.
-                let pad = 0.25 * (r.bottom - r.top) * sy;
+                // A little room above and below for tall glyphs (more takes in the form's
+                // rules, read as strokes); less to the sides, where a value often starts right
+                // after its label.
+                let pad = 0.12 * (r.bottom - r.top) * sy;
                 let side = 0.05 * (r.bottom - r.top) * sx;
                 image.clamp(
                     r.x0 * sx - side,
@@ -115,38 +116,34 @@ impl PageOcr {
             })
             .collect();
         let dpi = (72.0 * sy).round() as u32;
-        // Stacks of bounded height, so that no number of regions makes one huge image.
-        let mut texts = Vec::with_capacity(crops.len());
-        let mut start = 0;
-        while start < crops.len() {
-            let mut height = 0u32;
-            let mut end = start;
-            while end < crops.len() && (end == start || height < MAX_STACK_PX) {
-                height += crops[end].map_or(0, |r| 2 * r.h);
-                end += 1;
-            }
-            texts.extend(self.read_stacked(
-                &image,
-                &crops[start..end],
-                dpi,
-                alphabet,
-                PSM_BLOCK,
-            )?);
-            start = end;
+        // Several readings of every crop: stacked with others in one image (read among others
+        // like it, as a form's labels are), on its own, and, for one glyph, as one character.
+        // tesseract misses some short labels alone and misreads others in company; extraction
+        // keeps the reading that fits and that most readings agree on.
+        let mut stacked = Vec::with_capacity(crops.len());
+        for chunk in crops.chunks(STACK_CROPS) {
+            stacked.extend(self.read_stacked(&image, chunk, dpi, alphabet, PSM_BLOCK)?);
         }
-        // tesseract sometimes passes over a short band in a tall stack; alone, it reads.
-        let mut retries = 0;
-        for (i, crop) in crops.iter().enumerate() {
-            if texts.get(i).is_some_and(String::is_empty) && crop.is_some() && retries < MAX_RETRIES
-            {
-                retries += 1;
-                let again = self.read_stacked(&image, &[*crop], dpi, alphabet, PSM_LINE)?;
-                if let (Some(slot), Some(text)) = (texts.get_mut(i), again.into_iter().next()) {
-                    *slot = text;
-                }
+        let mut readings = Vec::with_capacity(crops.len());
+        for (crop, together) in crops.iter().zip(stacked) {
+            let alone = match crop {
+                Some(_) => self
+                    .read_stacked(&image, &[*crop], dpi, alphabet, PSM_BLOCK)?
+                    .concat(),
+                None => String::new(),
+            };
+            let mut these = vec![together, alone];
+            // A crop about as wide as tall holds one glyph: read as one character too (what
+            // tesseract's line reader often misses alone), and trusted first.
+            if let Some(r) = crop.filter(|r| r.w * 10 < r.h * 16) {
+                let one = self
+                    .read_stacked(&image, &[Some(r)], dpi, alphabet, PSM_CHAR)?
+                    .concat();
+                these.insert(0, one);
             }
+            readings.push(these);
         }
-        Ok(texts)
+        Ok(readings)
     }
 
     /// Reads crops stacked into one image: one text per crop.
@@ -246,6 +243,7 @@ fn stack(image: &Gray, crops: &[Option<Rect>]) -> (Gray, Vec<(i32, i32)>) {
             None => bands.push((-1, -1)),
         }
     }
+
     (canvas, bands)
 }
 
@@ -256,7 +254,7 @@ impl PageReader for PageOcr {
         page: PageRef,
         regions: &[Region],
         alphabet: &str,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<Vec<String>>, String> {
         self.regions(pdf, page, regions, alphabet)
             .map_err(|e| e.to_string())
     }
