@@ -376,37 +376,25 @@ mod tests {
 
     #[test]
     fn the_reading_that_fits_is_kept() {
-        let page = Page {
-            width: 600.0,
-            height: 400.0,
-            runs: vec![junk(2, 400.0, 40.0)],
-        };
-        let r = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-        assert_eq!(
-            choose(&page, &[0], &r(&["金”", "金额"])),
-            "金额",
-            "a label beats a misreading"
-        );
-        assert_eq!(
-            choose(&page, &[0], &r(&["", "税率"])),
-            "税率",
-            "something beats nothing"
-        );
-        assert_eq!(
-            choose(&page, &[0], &r(&["税额", "税率"])),
-            "税额",
-            "the first of two labels"
-        );
-        assert_eq!(
-            choose(&page, &[0], &r(&["金”", "全计"])),
-            "金”",
-            "the right length"
-        );
-        assert_eq!(
-            choose(&page, &[0], &r(&["", "金"])),
-            "金",
-            "a label of another length"
-        );
+        // (glyphs in the layer, readings most trusted first, kept, why)
+        let cases: &[(usize, &[&str], &str, &str)] = &[
+            (2, &["金”", "金额"], "金额", "a label beats a misreading"),
+            (2, &["", "税率"], "税率", "something beats nothing"),
+            (2, &["税额", "税率"], "税额", "the first of two labels"),
+            (2, &["金”", "全计"], "金”", "the right length"),
+            (2, &["", "金"], "金", "a label of another length"),
+            (1, &["广", "方", "方"], "方", "the majority"),
+            (1, &["合", "", "人"], "合", "the most trusted"),
+        ];
+        for (glyphs, readings, want, why) in cases {
+            let page = Page {
+                width: 600.0,
+                height: 400.0,
+                runs: vec![junk(*glyphs, 400.0, 40.0)],
+            };
+            let readings: Vec<String> = readings.iter().map(|s| (*s).to_owned()).collect();
+            assert_eq!(choose(&page, &[0], &readings), *want, "{why}");
+        }
     }
 
     #[test]
