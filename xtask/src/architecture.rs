@@ -9,6 +9,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("domain", &[]),
     ("pdf-text", &[]),
     ("tesseract-lib", &[]),
+    ("pp-ocr", &[]),
     ("invoice-qr", &["pdf-text"]),
     ("classify", &["domain"]),
     ("agent", &["domain"]),
@@ -52,6 +53,7 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("thirtyfour", &["finance-bot"]),
     ("reqwest", &["llm"]),
     ("libloading", &["tesseract-lib"]),
+    ("rten", &["pp-ocr"]),
 ];
 
 fn root() -> PathBuf {

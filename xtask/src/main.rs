@@ -4,6 +4,7 @@
 mod architecture;
 mod fixtures;
 mod install;
+mod models;
 mod tasks;
 
 use anyhow::bail;
@@ -20,7 +21,7 @@ commands:
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests (default 20000)
   screenshots       PNGs of each page state (headless Chromium) into target/screenshots
-  install           install the system packages the service and its tests use
+  install           install the system packages and the OCR models the service and its tests use
   fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";
 
 fn main() -> anyhow::Result<()> {
@@ -33,7 +34,10 @@ fn main() -> anyhow::Result<()> {
         "run" => tasks::run(rest),
         "test" => tasks::test(),
         "bench" => tasks::bench(rest),
-        "install" => install::ensure_system_packages(),
+        "install" => {
+            install::ensure_system_packages()?;
+            models::ensure_models()
+        }
         "fuzz" => tasks::fuzz(rest),
         "fuzz-http" => tasks::fuzz_http(rest),
         "screenshots" => tasks::screenshots(),

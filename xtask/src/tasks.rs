@@ -49,6 +49,7 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
 /// `cargo xtask test`: what CI runs.
 pub fn test() -> anyhow::Result<()> {
     ensure_system_packages()?;
+    crate::models::ensure_models()?;
     cargo(&["fmt", "--all", "--check"])?;
     cargo(&[
         "clippy",
@@ -71,6 +72,7 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
         }
         Some("ocr") => {
             ensure_system_packages()?;
+            crate::models::ensure_models()?;
             cargo(&[
                 "run",
                 "--release",
@@ -79,10 +81,11 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
                 "--example",
                 "ocr_bench",
                 "--",
-            ])
+            ])?;
+            ocr_engines()
         }
         Some("extract") => {
-            let python = pdfplumber_venv()?;
+            let python = bench_venv(&["pdfplumber"], "pdfplumber")?;
             let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
                 .args(["bench", "--package", "reimburse", "--bench", "extract"])
                 .env("REIMBURSE_BENCH_PYTHON", python)
@@ -99,34 +102,88 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
     }
 }
 
-/// A throwaway virtualenv under target/ with pdfplumber, for the comparison in the
-/// extraction benchmark. Returns its python.
-fn pdfplumber_venv() -> anyhow::Result<PathBuf> {
+/// The PP-OCR engine (rten, in process) against the Python RapidOCR pipeline on the same
+/// screenshots, each on one thread and on two.
+fn ocr_engines() -> anyhow::Result<()> {
+    let root = workspace_root();
+    let mut images: Vec<PathBuf> = std::fs::read_dir(root.join("fixtures/screenshots"))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    images.sort();
+    let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let python = bench_venv(&["rapidocr_onnxruntime==1.4.4"], "rapidocr_onnxruntime")?;
+    for threads in ["1", "2"] {
+        let status = Command::new(&cargo_bin)
+            .args([
+                "run",
+                "--quiet",
+                "--release",
+                "--package",
+                "pp-ocr",
+                "--example",
+            ])
+            .args(["pp_ocr_bench", "--"])
+            .args(&images)
+            .env("RAYON_NUM_THREADS", threads)
+            .current_dir(&root)
+            .status()
+            .context("cannot run the pp-ocr bench")?;
+        if !status.success() {
+            bail!("pp-ocr bench failed ({status})");
+        }
+        let out = Command::new(&python)
+            .arg(root.join("xtask/scripts/rapidocr_bench.py"))
+            .arg(threads)
+            .args(&images)
+            .output()
+            .context("cannot run the RapidOCR bench")?;
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        eprintln!(
+            "RapidOCR (Python, onnxruntime): {}",
+            String::from_utf8_lossy(&out.stdout).trim()
+        );
+    }
+    Ok(())
+}
+
+/// A throwaway virtualenv under target/ for the benchmarks' Python peers, with `packages`
+/// installed unless `module` already imports. Returns its python.
+fn bench_venv(packages: &[&str], module: &str) -> anyhow::Result<PathBuf> {
     let venv = workspace_root().join("target/bench-venv");
     let python = venv.join("bin/python");
-    let has_pdfplumber = |python: &PathBuf| {
+    let has = |python: &PathBuf| {
         Command::new(python)
-            .args(["-c", "import pdfplumber"])
+            .args(["-c", &format!("import {module}")])
             .status()
             .map(|s| s.success())
             .unwrap_or(false)
     };
-    if has_pdfplumber(&python) {
+    if has(&python) {
         return Ok(python);
     }
-    eprintln!("xtask: creating {} with pdfplumber", venv.display());
-    let created = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .status()?;
-    if !created.success() {
-        bail!("python3 -m venv failed (Debian: apt-get install python3-venv)");
+    if !python.is_file() {
+        eprintln!("xtask: creating {}", venv.display());
+        let created = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()?;
+        if !created.success() {
+            bail!("python3 -m venv failed (Debian: apt-get install python3-venv)");
+        }
     }
+    eprintln!(
+        "xtask: installing {} into {}",
+        packages.join(" "),
+        venv.display()
+    );
     let installed = Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "pdfplumber"])
+        .args(["-m", "pip", "install", "--quiet"])
+        .args(packages)
         .status()?;
-    if !installed.success() || !has_pdfplumber(&python) {
-        bail!("pip install pdfplumber failed");
+    if !installed.success() || !has(&python) {
+        bail!("pip install {} failed", packages.join(" "));
     }
     Ok(python)
 }

@@ -1,0 +1,137 @@
+//! The loaded models and one image's reading.
+
+use crate::charset;
+use crate::detect::{self, TextBox};
+use crate::error::OcrError;
+use crate::recognize;
+use rten::Model;
+use rten_tensor::NdTensor;
+use rten_tensor::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// The model files `cargo xtask install` writes.
+const DET: &str = "det.onnx";
+const REC: &str = "rec.onnx";
+
+/// A line of text and its box on the image (pixels, right and bottom exclusive).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextLine {
+    pub text: String,
+    /// Mean probability of the line's characters.
+    pub score: f32,
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+}
+
+/// The detection and recognition models and the recognition's characters. Loading takes
+/// ~20 ms; one engine serves any number of images, from any thread.
+#[derive(Debug)]
+pub struct Engine {
+    det: Model,
+    rec: Model,
+    chars: Vec<String>,
+}
+
+/// Where the models are: `REIMBURSE_MODELS`, else `models/pp-ocr` in the working directory or
+/// one of its ancestors (the workspace root, where `cargo xtask install` puts them), else
+/// beside the executable's ancestors.
+pub fn models_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("REIMBURSE_MODELS") {
+        return Some(PathBuf::from(dir));
+    }
+    let holds = |p: &Path| p.join(DET).is_file() && p.join(REC).is_file();
+    let from = |start: PathBuf| {
+        start
+            .ancestors()
+            .map(|a| a.join("models/pp-ocr"))
+            .find(|p| holds(p))
+    };
+    std::env::current_dir()
+        .ok()
+        .and_then(from)
+        .or_else(|| std::env::current_exe().ok().and_then(from))
+}
+
+impl Engine {
+    /// Loads the models from [`models_dir`].
+    pub fn find() -> Result<Self, OcrError> {
+        let dir =
+            models_dir().ok_or_else(|| OcrError::Missing("未找到 models/pp-ocr".to_owned()))?;
+        Self::load(&dir)
+    }
+
+    /// Loads `det.onnx` and `rec.onnx` from `dir`.
+    pub fn load(dir: &Path) -> Result<Self, OcrError> {
+        let path = |name: &str| {
+            let p = dir.join(name);
+            if p.is_file() {
+                Ok(p)
+            } else {
+                Err(OcrError::Missing(p.display().to_string()))
+            }
+        };
+        let (det_path, rec_path) = (path(DET)?, path(REC)?);
+        let load = |p: &Path| {
+            Model::load_file(p).map_err(|e| OcrError::Load(format!("{}: {e}", p.display())))
+        };
+        let rec_bytes = std::fs::read(&rec_path)
+            .map_err(|e| OcrError::Load(format!("{}: {e}", rec_path.display())))?;
+        let chars = charset::characters(&rec_bytes)
+            .ok_or_else(|| OcrError::Load(format!("{}: no character list", rec_path.display())))?;
+        Ok(Self {
+            det: load(&det_path)?,
+            rec: load(&rec_path)?,
+            chars,
+        })
+    }
+
+    /// The text lines of `image`, top to bottom, left to right.
+    pub fn read(&self, image: &image::RgbImage) -> Result<Vec<TextLine>, OcrError> {
+        let boxes = self.detect(image)?;
+        let mut lines: Vec<Option<TextLine>> = vec![None; boxes.len()];
+        for batch in recognize::batches(&boxes) {
+            let input = recognize::input(image, &boxes, &batch);
+            let output: NdTensor<f32, 3> = self
+                .rec
+                .run_one(input.view().into(), None)
+                .map_err(|e| OcrError::Run(e.to_string()))?
+                .try_into()
+                .map_err(|e| OcrError::Run(format!("recognition output: {e:?}")))?;
+            let classes = output.size(2);
+            for (k, &i) in batch.iter().enumerate() {
+                let probs: Vec<f32> = output.slice(k).iter().copied().collect();
+                let (text, score) = recognize::decode(&probs, classes, &self.chars);
+                let b = boxes[i];
+                lines[i] = Some(TextLine {
+                    text,
+                    score,
+                    x0: b.x0,
+                    y0: b.y0,
+                    x1: b.x1,
+                    y1: b.y1,
+                });
+            }
+        }
+        Ok(lines
+            .into_iter()
+            .flatten()
+            .filter(|l| !l.text.trim().is_empty())
+            .collect())
+    }
+
+    fn detect(&self, image: &image::RgbImage) -> Result<Vec<TextBox>, OcrError> {
+        let input = detect::input(image);
+        let output: NdTensor<f32, 4> = self
+            .det
+            .run_one(input.view().into(), None)
+            .map_err(|e| OcrError::Run(e.to_string()))?
+            .try_into()
+            .map_err(|e| OcrError::Run(format!("detection output: {e:?}")))?;
+        let (h, w) = (output.size(2), output.size(3));
+        let map: Vec<f32> = output.iter().copied().collect();
+        let (iw, ih) = image.dimensions();
+        Ok(detect::boxes(&map, w, h, iw, ih))
+    }
+}
