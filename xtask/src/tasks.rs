@@ -126,7 +126,7 @@ fn ocr_engines() -> anyhow::Result<()> {
             ])
             .args(["pp_ocr_bench", "--"])
             .args(&images)
-            .env("RAYON_NUM_THREADS", threads)
+            .env("RTEN_NUM_THREADS", threads)
             .current_dir(&root)
             .status()
             .context("cannot run the pp-ocr bench")?;
