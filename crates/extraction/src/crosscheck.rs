@@ -31,7 +31,13 @@ pub(crate) struct Witness {
     pub total_with_tax: Option<String>,
 }
 
-fn flag(record: &mut InvoiceRecord, field: &str, value: &str, source: &str, other: &str) {
+pub(crate) fn flag(
+    record: &mut InvoiceRecord,
+    field: &str,
+    value: &str,
+    source: &str,
+    other: &str,
+) {
     record.flags.push(FieldFlag {
         field: field.to_owned(),
         value: value.to_owned(),

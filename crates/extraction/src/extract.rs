@@ -37,12 +37,7 @@ pub fn extract_pdf_with(
         && let Some(name) = reader.and_then(|r| seal::name_in_seal(bytes, r))
     {
         // Read from a seal by OCR alone: kept, and flagged for the user to check.
-        record.flags.push(domain::FieldFlag {
-            field: "seller_name".to_owned(),
-            value: String::new(),
-            source: "seal".to_owned(),
-            other: name.clone(),
-        });
+        crosscheck::flag(&mut record, "seller_name", "", "seal", &name);
         record.seller.name = name;
     }
     crosscheck::weak_source(&mut record, qr.as_ref());

@@ -65,15 +65,7 @@ fn page(
     p: &pdf_text::Page,
     reader: Option<&dyn PageReader>,
 ) -> (Page, TextSource) {
-    let mut page = Page {
-        width: p.width,
-        height: p.height,
-        runs: p
-            .runs
-            .iter()
-            .map(|r| Run::new(&r.text, r.x, r.y, r.end_x, r.font_size))
-            .collect(),
-    };
+    let mut page = layer_page(p);
     let at = PageRef {
         index,
         width: p.width,
@@ -161,26 +153,26 @@ fn region_of_group(page: &Page, group: &[usize]) -> Region {
         })
 }
 
+/// How many glyphs the layer drew for a run.
+fn glyph_count(run: &Run) -> usize {
+    run.text.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// A reading as the layer's text is compared: normalised, without whitespace, and without the
+/// bars that table rules beside a label come out as (no label has one).
+fn cleaned(read: &str) -> String {
+    text::normalize(&text::compact(read))
+        .chars()
+        .filter(|c| !matches!(c, '|' | '丨' | '｜'))
+        .collect()
+}
+
 /// The reading of a group to keep: among the best kind present (of the group's glyph count and
 /// part of a known label; else part of a label; else of the right length; else any), the one
 /// most readings agree on, the most trusted first among equals.
 fn choose(page: &Page, group: &[usize], readings: &[String]) -> String {
-    let glyphs: usize = group
-        .iter()
-        .map(|&i| {
-            page.runs[i]
-                .text
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .count()
-        })
-        .sum();
-    let clean = |r: &String| -> String {
-        text::normalize(&text::compact(r))
-            .chars()
-            .filter(|c| !matches!(c, '|' | '丨' | '｜'))
-            .collect()
-    };
+    let glyphs: usize = group.iter().map(|&i| glyph_count(&page.runs[i])).sum();
+    let clean = |r: &String| cleaned(r);
     let fits = |r: &String| clean(r).chars().count() == glyphs;
     let label = |r: &String| !r.is_empty() && vocabulary::is_label_part(&clean(r));
     // Layers count spaces drawn as glyphs too: a label of another length still beats a
@@ -214,22 +206,9 @@ fn choose(page: &Page, group: &[usize], readings: &[String]) -> String {
 /// to the first run, cut to the group's glyph count (a longer one took in a neighbour's edge,
 /// often the value's first digit).
 fn spread(page: &mut Page, group: &[usize], read: &str) {
-    let counts: Vec<usize> = group
-        .iter()
-        .map(|&i| {
-            page.runs[i]
-                .text
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .count()
-        })
-        .collect();
+    let counts: Vec<usize> = group.iter().map(|&i| glyph_count(&page.runs[i])).collect();
     let total: usize = counts.iter().sum();
-    // Table rules beside a label come out as bars; no label has one.
-    let read: Vec<char> = text::normalize(&text::compact(read))
-        .chars()
-        .filter(|c| !matches!(c, '|' | '丨' | '｜'))
-        .collect();
+    let read: Vec<char> = cleaned(read).chars().collect();
     let mut at = 0usize;
     for (k, (&i, &count)) in group.iter().zip(&counts).enumerate() {
         let take = if read.len() == total {
@@ -255,6 +234,19 @@ fn separator_or(piece: String) -> String {
         piece
     } else {
         ":".to_owned()
+    }
+}
+
+/// A PDF page's text layer as runs, unrepaired.
+pub(crate) fn layer_page(p: &pdf_text::Page) -> Page {
+    Page {
+        width: p.width,
+        height: p.height,
+        runs: p
+            .runs
+            .iter()
+            .map(|r| Run::new(&r.text, r.x, r.y, r.end_x, r.font_size))
+            .collect(),
     }
 }
 

@@ -28,18 +28,7 @@ fn corpus() -> Option<PathBuf> {
 
 fn pages(bytes: &[u8]) -> Vec<Page> {
     let doc = pdf_text::parse(bytes).unwrap();
-    doc.pages
-        .iter()
-        .map(|p| Page {
-            width: p.width,
-            height: p.height,
-            runs: p
-                .runs
-                .iter()
-                .map(|r| Run::new(&r.text, r.x, r.y, r.end_x, r.font_size))
-                .collect(),
-        })
-        .collect()
+    doc.pages.iter().map(crate::page_text::layer_page).collect()
 }
 
 /// Splits every run into single CJK glyphs (Latin stays whole) within the run's own box,
