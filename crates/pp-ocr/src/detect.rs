@@ -1,8 +1,9 @@
 //! Text detection (DBNet): the image scaled to at most [`LONG_SIDE`] on its longer side (sides
 //! multiples of 32), normalised to [-1, 1]; the model's probability map thresholded, its
 //! connected regions scored, and each region's box widened (the "unclip" of DB, which trains on
-//! shrunk boxes) and scaled back to the image. Phone screens are level, so boxes are axis
-//! aligned.
+//! shrunk boxes) and scaled back to the image. Phone screens are level and their boxes axis
+//! aligned; a line at a slant (a photo of a slip) keeps its angle, found from the region's
+//! second moments, and is cut out straightened for recognition.
 
 use rten_tensor::NdTensor;
 
@@ -19,18 +20,81 @@ const UNCLIP: f32 = 1.6;
 const MIN_PIXELS: usize = 3;
 
 /// A box on the image, in pixels (right and bottom exclusive).
+/// Slants below this (radians, about 0.8°) are read as level.
+const LEVEL: f32 = 0.014;
+/// Slants above this (about 15°) are not a line's: read as level.
+const MAX_SLANT: f32 = 0.26;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TextBox {
+    /// The axis-aligned box around the line.
     pub x0: u32,
     pub y0: u32,
     pub x1: u32,
     pub y1: u32,
+    /// A slanted line: centre, angle (radians, clockwise on the image), half length and half
+    /// height in image pixels.
+    pub slant: Option<Slant>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Slant {
+    pub cx: f32,
+    pub cy: f32,
+    pub angle: f32,
+    pub half_len: f32,
+    pub half_height: f32,
 }
 
 impl TextBox {
     pub(crate) fn ratio(&self) -> f32 {
-        (self.x1 - self.x0) as f32 / (self.y1 - self.y0).max(1) as f32
+        match self.slant {
+            Some(s) => s.half_len / s.half_height.max(0.5),
+            None => (self.x1 - self.x0) as f32 / (self.y1 - self.y0).max(1) as f32,
+        }
     }
+
+    /// The line's pixels, level: a crop, or for a slanted line its rectangle sampled
+    /// straight (bilinear).
+    pub(crate) fn cut(&self, image: &image::RgbImage) -> image::RgbImage {
+        let Some(s) = self.slant else {
+            return image::imageops::crop_imm(
+                image,
+                self.x0,
+                self.y0,
+                self.x1 - self.x0,
+                self.y1 - self.y0,
+            )
+            .to_image();
+        };
+        let (w, h) = (
+            (2.0 * s.half_len).round().max(1.0) as u32,
+            (2.0 * s.half_height).round().max(1.0) as u32,
+        );
+        let (cos, sin) = (s.angle.cos(), s.angle.sin());
+        image::RgbImage::from_fn(w, h, |u, v| {
+            let (du, dv) = (u as f32 + 0.5 - s.half_len, v as f32 + 0.5 - s.half_height);
+            let x = s.cx + du * cos - dv * sin;
+            let y = s.cy + du * sin + dv * cos;
+            bilinear(image, x - 0.5, y - 0.5)
+        })
+    }
+}
+
+fn bilinear(image: &image::RgbImage, x: f32, y: f32) -> image::Rgb<u8> {
+    let (w, h) = image.dimensions();
+    let x = x.clamp(0.0, (w - 1) as f32);
+    let y = y.clamp(0.0, (h - 1) as f32);
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let p = |a: u32, b: u32| image.get_pixel(a, b).0;
+    let (a, b, c, d) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
+    image::Rgb(std::array::from_fn(|k| {
+        let top = f32::from(a[k]) * (1.0 - fx) + f32::from(b[k]) * fx;
+        let bottom = f32::from(c[k]) * (1.0 - fx) + f32::from(d[k]) * fx;
+        (top * (1.0 - fy) + bottom * fy).round().clamp(0.0, 255.0) as u8
+    }))
 }
 
 /// The model input for `image`.
@@ -65,8 +129,20 @@ pub(crate) fn boxes(
         if seen[start] || map[start] <= THRESHOLD {
             continue;
         }
-        let (x0, y0, x1, y1, (sum, count)) = region(map, map_w, map_h, start, &mut seen);
+        let Region {
+            x0,
+            y0,
+            x1,
+            y1,
+            sum,
+            count,
+            pixels,
+        } = region(map, map_w, map_h, start, &mut seen);
         if count < MIN_PIXELS || sum / (count as f32) < BOX_SCORE {
+            continue;
+        }
+        if let Some(b) = slanted(&pixels, sx, sy, image_w, image_h) {
+            out.push(b);
             continue;
         }
         let (bw, bh) = ((x1 - x0 + 1) as f32, (y1 - y0 + 1) as f32);
@@ -77,6 +153,7 @@ pub(crate) fn boxes(
             y0: clamp((y0 as f32 - grow) * sy, image_h),
             x1: clamp(((x1 + 1) as f32 + grow) * sx, image_w),
             y1: clamp(((y1 + 1) as f32 + grow) * sy, image_h),
+            slant: None,
         };
         if b.x1 > b.x0 && b.y1 > b.y0 {
             out.push(b);
@@ -89,20 +166,16 @@ pub(crate) fn boxes(
 
 /// The 4-connected region of text pixels from `start`: its bounds and (sum, count) of its
 /// probabilities.
-fn region(
-    map: &[f32],
-    w: usize,
-    h: usize,
-    start: usize,
-    seen: &mut [bool],
-) -> (usize, usize, usize, usize, (f32, usize)) {
+fn region(map: &[f32], w: usize, h: usize, start: usize, seen: &mut [bool]) -> Region {
     let (sx, sy) = (start % w, start / w);
     let (mut x0, mut y0, mut x1, mut y1) = (sx, sy, sx, sy);
     let (mut sum, mut count) = (0.0f32, 0usize);
     let mut stack = vec![start];
+    let mut pixels = Vec::new();
     seen[start] = true;
     while let Some(i) = stack.pop() {
         let (x, y) = (i % w, i / w);
+        pixels.push((x, y));
         x0 = x0.min(x);
         x1 = x1.max(x);
         y0 = y0.min(y);
@@ -128,7 +201,96 @@ fn region(
             visit(i + w);
         }
     }
-    (x0, y0, x1, y1, (sum, count))
+    Region {
+        x0,
+        y0,
+        x1,
+        y1,
+        sum,
+        count,
+        pixels,
+    }
+}
+
+/// One connected region of the thresholded map: its bounds, score sum and pixels.
+struct Region {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+    sum: f32,
+    count: usize,
+    pixels: Vec<(usize, usize)>,
+}
+
+/// The box of a region that is a slanted line (its principal axis between [`LEVEL`] and
+/// [`MAX_SLANT`] off level, and long): the rectangle along that axis, widened as DB's unclip
+/// widens, in image pixels.
+fn slanted(
+    pixels: &[(usize, usize)],
+    sx: f32,
+    sy: f32,
+    image_w: u32,
+    image_h: u32,
+) -> Option<TextBox> {
+    let n = pixels.len() as f32;
+    let (mx, my) = pixels
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x as f32, b + y as f32));
+    let (mx, my) = (mx / n, my / n);
+    let (mut cxx, mut cyy, mut cxy) = (0.0f32, 0.0f32, 0.0f32);
+    for &(x, y) in pixels {
+        let (dx, dy) = (x as f32 - mx, y as f32 - my);
+        cxx += dx * dx;
+        cyy += dy * dy;
+        cxy += dx * dy;
+    }
+    let angle = 0.5 * (2.0 * cxy).atan2(cxx - cyy);
+    if angle.abs() < LEVEL || angle.abs() > MAX_SLANT {
+        return None;
+    }
+    let (cos, sin) = (angle.cos(), angle.sin());
+    let (mut u0, mut u1, mut v0, mut v1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+    for &(x, y) in pixels {
+        let (dx, dy) = (x as f32 - mx, y as f32 - my);
+        let (u, v) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+        u0 = u0.min(u);
+        u1 = u1.max(u);
+        v0 = v0.min(v);
+        v1 = v1.max(v);
+    }
+    let (len, height) = (u1 - u0 + 1.0, v1 - v0 + 1.0);
+    if len < 3.0 * height {
+        return None;
+    }
+    let grow = len * height * UNCLIP / (2.0 * (len + height));
+    let (uc, vc) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
+    // Centre back on the map (pixel centres), then to the image.
+    let (cx, cy) = (
+        mx + uc * cos - vc * sin + 0.5,
+        my + uc * sin + vc * cos + 0.5,
+    );
+    let scale = (sx + sy) / 2.0;
+    let slant = Slant {
+        cx: cx * sx,
+        cy: cy * sy,
+        angle,
+        half_len: (len / 2.0 + grow) * scale,
+        half_height: (height / 2.0 + grow) * scale,
+    };
+    let (ex, ey) = (
+        slant.half_len * cos.abs() + slant.half_height * sin.abs(),
+        slant.half_len * sin.abs() + slant.half_height * cos.abs(),
+    );
+    let clamp = |v: f32, max: u32| v.clamp(0.0, max as f32) as u32;
+    let b = TextBox {
+        x0: clamp(slant.cx - ex, image_w),
+        y0: clamp(slant.cy - ey, image_h),
+        x1: clamp(slant.cx + ex, image_w),
+        y1: clamp(slant.cy + ey, image_h),
+        slant: Some(slant),
+    };
+    (b.x1 > b.x0 && b.y1 > b.y0).then_some(b)
 }
 
 #[cfg(test)]

@@ -23,6 +23,8 @@ pub struct TextLine {
     pub y0: u32,
     pub x1: u32,
     pub y1: u32,
+    /// The line's slant in radians, clockwise (0 for a level line).
+    pub angle: f32,
 }
 
 /// The detection and recognition models and the recognition's characters. Loading takes
@@ -111,6 +113,7 @@ impl Engine {
                     y0: b.y0,
                     x1: b.x1,
                     y1: b.y1,
+                    angle: b.slant.map_or(0.0, |s| s.angle),
                 });
             }
         }

@@ -34,8 +34,7 @@ pub(crate) fn input(
     let mut input = NdTensor::<f32, 4>::zeros([batch.len(), 3, HEIGHT, width]);
     for (k, &i) in batch.iter().enumerate() {
         let b = boxes[i];
-        let crop =
-            image::imageops::crop_imm(image, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0).to_image();
+        let crop = b.cut(image);
         let w = ((HEIGHT as f32 * b.ratio()).ceil() as u32).clamp(1, width as u32);
         let line = image::imageops::resize(
             &crop,
@@ -104,6 +103,7 @@ mod tests {
             y0: 0,
             x1: w,
             y1: 10,
+            slant: None,
         };
         let boxes: Vec<TextBox> = (1..=10).map(|k| b(k * 10)).rev().collect();
         let batches = batches(&boxes);
