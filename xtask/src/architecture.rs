@@ -15,7 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("agent", &["domain"]),
     ("docgen", &[]),
     ("llm", &["domain"]),
-    ("payments", &["tesseract-lib"]),
+    ("payments", &["domain", "pp-ocr"]),
     ("finance-bot", &["domain"]),
     ("extraction", &["domain", "pdf-text", "invoice-qr"]),
     ("page-ocr", &["extraction", "tesseract-lib"]),

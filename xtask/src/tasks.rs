@@ -73,15 +73,6 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
         Some("ocr") => {
             ensure_system_packages()?;
             crate::models::ensure_models()?;
-            cargo(&[
-                "run",
-                "--release",
-                "--package",
-                "payments",
-                "--example",
-                "ocr_bench",
-                "--",
-            ])?;
             ocr_engines()
         }
         Some("extract") => {
@@ -109,7 +100,7 @@ fn ocr_engines() -> anyhow::Result<()> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(root.join("fixtures/screenshots"))?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .filter(|p| p.extension().is_some_and(|e| e == "png" || e == "jpg"))
         .collect();
     images.sort();
     let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use payments::PaymentRecord;
-use payments::record::{
+use payments::{
     CHANNEL_ALIPAY, CHANNEL_BANK_SUFFIX, CHANNEL_POS, CHANNEL_UNIONPAY, CHANNEL_WECHAT,
     STATUS_REFUND, STATUS_SUCCESS,
 };
@@ -103,7 +103,7 @@ struct Money(i64);
 
 impl Money {
     fn plain(&self) -> String {
-        payments::amount::format_cents(self.0)
+        domain::format_cents(self.0)
     }
 
     /// With thousands separators (`1,058.00`).

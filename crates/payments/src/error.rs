@@ -22,6 +22,8 @@ pub enum PaymentsError {
         width: u32,
         height: u32,
     },
+    #[error("离线 OCR 失败：{0}")]
+    Ocr(String),
     #[error("tesseract is not installed or not runnable ({0})")]
     TesseractMissing(String),
     #[error("tesseract failed: {0}")]

@@ -1,43 +1,42 @@
-//! payments: payment screenshots (Alipay and WeChat bills, WeChat's 支付成功
-//! page, 云闪付, bank apps, photos of POS slips) read offline with tesseract
-//! into [`PaymentRecord`]s, and payments matched to invoices.
+//! payments: payment screenshots (Alipay and WeChat bills, WeChat's 支付成功 page, 云闪付,
+//! bank apps, photos of POS slips) read offline into [`PaymentRecord`]s, and payments
+//! matched to invoices.
 //!
-//! Recognition: [`Recognizer`] prepares the image ([`preprocess`]), runs an
-//! [`Ocr`] engine ([`Tesseract`]), detects the screen type and parses its
-//! labelled fields ([`screens`]). Matching: [`match_payments`] pairs
-//! records with invoices by amount, date window and payee name.
+//! Recognition: the PP-OCR engine ([`pp_ocr`], in process) gives text lines with boxes
+//! ([`Page`]); the screen type is decided by marker words; small readers propose candidate
+//! values, each named by its rule; one table of decisions picks each field, or leaves it
+//! empty when unclear ([`read_lines`] is this part alone, over recorded lines). Matching:
+//! [`match_payments`] pairs records with invoices by amount, date window and payee name.
 
-pub mod amount;
-pub mod bands;
+mod amount;
 pub mod bounded_image;
-pub mod card;
-pub mod colour_contrast;
-pub mod date;
-pub mod desk;
-pub mod dotted_zero;
-pub mod error;
-pub mod evening;
+mod card;
+mod date;
+mod decide;
+mod engine;
+mod error;
 pub mod fixtures;
-pub mod garbled_headline;
-pub mod matching;
-pub mod merchant;
-pub mod ocr;
-pub mod pen_strokes;
-pub mod photo;
-pub mod plus_sign;
-pub mod preprocess;
-pub mod recognize;
-pub mod record;
-pub mod screens;
-pub mod shapes;
-pub mod slip_tail;
-pub mod split_view;
-pub mod text;
+mod labels;
+mod layout;
+mod lines;
+mod matching;
+mod merchant;
+mod readers;
+mod recognize;
+mod record;
+mod screen;
+mod text;
 
+pub use decide::{DECISIONS, Decided, Decision};
+pub use engine::{read_image, read_page};
 pub use error::PaymentsError;
+pub use lines::{Line, Page};
 pub use matching::{InvoiceForMatch, Match, MatchHow, MatchPolicy, MatchResult, match_payments};
-pub use ocr::{Line, Ocr, OcrPage, PageMode, Tesseract};
-pub use preprocess::Prep;
-pub use recognize::{Recognition, Recognizer};
-pub use record::PaymentRecord;
-pub use screens::ScreenType;
+pub use readers::{Field, READERS};
+pub use recognize::{Recognition, Recognizer, read_lines};
+pub use record::{
+    CHANNEL_ALIPAY, CHANNEL_BANK_SUFFIX, CHANNEL_POS, CHANNEL_UNIONPAY, CHANNEL_WECHAT,
+    FIELD_AMOUNT, FIELD_CARD_LAST4, FIELD_DATE, FIELD_MERCHANT, FIELD_TIME, PaymentRecord,
+    STATUS_CLOSED, STATUS_FAILED, STATUS_PENDING, STATUS_REFUND, STATUS_SUCCESS,
+};
+pub use screen::ScreenType;

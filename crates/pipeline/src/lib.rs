@@ -21,7 +21,9 @@ pub use document::{DocumentReport, DocumentSettings, regenerate_document};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
 pub use payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments};
 pub use process::{ProcessOutcome, process};
-pub use recognise::{ScreenshotReader, ScreenshotSettings, recognise_screenshots};
+pub use recognise::{
+    ScreenshotReader, ScreenshotSettings, offline_ocr_ready, recognise_screenshots,
+};
 pub use submit::{FinanceSettings, SCREENSHOT_PREFIX, submit};
 pub use table::{invoice_table, summary_row};
 

@@ -1,14 +1,15 @@
-//! Reading payment screenshots: the vision model when one is configured, else tesseract OCR.
+//! Reading payment screenshots: the vision model when one is configured, else offline OCR
+//! (PP-OCR in process, `payments::Recognizer`).
 
 use domain::{Event, FileStatus, LlmPhase};
 use llm::{ChatRequest, Client, ImageInput};
-use payments::{PaymentRecord, Recognizer, Tesseract};
+use payments::{PaymentRecord, Recognizer};
 use serde_json::{Value, json};
 use session_store::Session;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::cache;
@@ -53,26 +54,35 @@ fn mime_for(name: &str) -> &'static str {
     }
 }
 
-/// Reads screenshots one after another with warm OCR models: one per thread.
+/// The OCR models, loaded once per process on first use (or why they could not be).
+fn recognizer() -> Result<&'static Recognizer, String> {
+    static MODELS: OnceLock<Result<Recognizer, String>> = OnceLock::new();
+    MODELS
+        .get_or_init(|| Recognizer::find().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Whether offline OCR can run: its models load (for the service's start-up check).
+pub fn offline_ocr_ready() -> Result<(), String> {
+    recognizer().map(|_| ())
+}
+
+/// Reads screenshots one after another; the OCR models are shared by every thread.
 #[derive(Debug)]
 pub struct ScreenshotReader<'a> {
     settings: &'a ScreenshotSettings,
-    ocr: Recognizer<Tesseract>,
 }
 
 impl<'a> ScreenshotReader<'a> {
     pub fn new(settings: &'a ScreenshotSettings) -> Self {
-        Self {
-            settings,
-            ocr: Recognizer::tesseract(),
-        }
+        Self { settings }
     }
 
-    /// Another reader with the same settings and its own (cold) models, for another thread.
+    /// Another reader with the same settings, for another thread.
     fn fork(&self) -> Self {
         Self {
             settings: self.settings,
-            ocr: self.ocr.clone(),
         }
     }
 
@@ -131,8 +141,7 @@ impl<'a> ScreenshotReader<'a> {
     }
 
     fn ocr(&self, path: &Path) -> Result<PaymentRecord, String> {
-        let mut record = self
-            .ocr
+        let mut record = recognizer()?
             .recognize_file(path)
             .map(|recognition| recognition.record)
             .map_err(|e| e.to_string())?;
@@ -178,7 +187,7 @@ fn one_line(record: &PaymentRecord) -> String {
 /// Cache namespace of OCR results.
 const OCR_READER: &str = "payment-ocr";
 
-/// Most OCR threads a run uses: one per core, up to this many (each holds ~60 MB of models).
+/// Most OCR threads a run uses: one per core, up to this many (they share one set of models).
 const MAX_OCR_THREADS: usize = 4;
 
 /// Reads every uploaded image of the session with `file_progress` events and returns the

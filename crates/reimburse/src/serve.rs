@@ -64,10 +64,13 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
         model = %llm.as_ref().map_or("(none: offline OCR and rules)".to_owned(), |c| c.config().vision_model.clone()),
         "payment screenshots"
     );
-    match payments::Tesseract::default().backend() {
-        Ok(backend) => tracing::info!(ocr = %backend, "payment screenshots without a model"),
+    match pipeline::offline_ocr_ready() {
+        Ok(()) => tracing::info!(
+            ocr = "PP-OCRv4 (in process)",
+            "payment screenshots without a model"
+        ),
         Err(error) => tracing::warn!(
-            "offline OCR unavailable ({error}); without a model screenshots will fail (Debian: apt-get install tesseract-ocr tesseract-ocr-chi-sim)"
+            "offline OCR unavailable ({error}); without a model screenshots will fail (run: cargo xtask install)"
         ),
     }
     let screenshots = ScreenshotSettings { llm };

@@ -1,0 +1,271 @@
+//! The page as rows and labels: which lines share a row, which text is a label, and the
+//! value a label points at (the rest of its line, the rest of its row, or the line below).
+
+use crate::lines::{Line, Page};
+use crate::text;
+
+/// One OCR line with its text normalised (full-width folded) and compacted (no spaces).
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub line: Line,
+    /// Normalised, spaces kept.
+    pub text: String,
+    /// Normalised, without spaces: how labels are compared.
+    pub compact: String,
+}
+
+/// A value found for a label: its text and the index of the line it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub value: String,
+    pub line: usize,
+}
+
+/// The page, top to bottom.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    pub cells: Vec<Cell>,
+    pub width: u32,
+    pub height: u32,
+    /// Every line's compact text joined: what screen rules look for words in.
+    pub all: String,
+}
+
+impl Layout {
+    pub fn new(page: &Page) -> Self {
+        let mut lines = deskewed(page);
+        lines.sort_by(|a, b| a.cy().total_cmp(&b.cy()).then(a.x0.cmp(&b.x0)));
+        let cells: Vec<Cell> = lines
+            .into_iter()
+            .map(|line| {
+                let text = text::normalize(&line.text);
+                let compact = text::compact(&text);
+                Cell {
+                    line,
+                    text,
+                    compact,
+                }
+            })
+            .collect();
+        let all = cells.iter().map(|c| c.compact.as_str()).collect();
+        Self {
+            cells,
+            width: page.width,
+            height: page.height,
+            all,
+        }
+    }
+
+    /// Whether any line holds `word`.
+    pub fn has(&self, word: &str) -> bool {
+        self.all.contains(word)
+    }
+
+    /// The lines sharing line `i`'s row (vertical overlap of at least 70% of the shorter
+    /// line: boxes are padded, so lines stacked close overlap a little), left to right, `i` included.
+    pub fn row(&self, i: usize) -> Vec<usize> {
+        let a = &self.cells[i].line;
+        let mut row: Vec<usize> = (0..self.cells.len())
+            .filter(|&j| {
+                let b = &self.cells[j].line;
+                let overlap = a.y1.min(b.y1).saturating_sub(a.y0.max(b.y0));
+                overlap * 10 >= a.height().min(b.height()).max(1) * 7
+            })
+            .collect();
+        row.sort_by_key(|&j| self.cells[j].line.x0);
+        row
+    }
+
+    /// The lines right of line `i` in its row, joined with spaces.
+    pub fn right_of(&self, i: usize) -> Option<(String, usize)> {
+        let x = self.cells[i].line.x1;
+        let right: Vec<usize> = self
+            .row(i)
+            .into_iter()
+            .filter(|&j| j != i && self.cells[j].line.x0 >= x.saturating_sub(4))
+            .collect();
+        let first = *right.first()?;
+        let text = right
+            .iter()
+            .map(|&j| self.cells[j].text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        Some((text, first))
+    }
+
+    /// The line right below line `i`: the nearest line starting below its middle, within
+    /// the gap of one and a half line heights, overlapping it horizontally or right of it (a
+    /// slip prints long values right-aligned under their label), and alone in its row (a row
+    /// of its own is a value; a row of several is a label with its value).
+    pub fn below(&self, i: usize) -> Option<usize> {
+        let a = &self.cells[i].line;
+        let gap = a.height() * 3 / 2;
+        let j = (i + 1..self.cells.len())
+            .filter(|&j| {
+                let b = &self.cells[j].line;
+                b.y0 >= a.y0 + a.height() / 2 && b.y0 <= a.y1 + gap && b.x1 > a.x0
+            })
+            .min_by_key(|&j| self.cells[j].line.y0)?;
+        (self.row(j).len() == 1).then_some(j)
+    }
+
+    /// Every value `labels` point at. A line that starts with a label (longest label first)
+    /// gives what follows the label on the line (after an English gloss in brackets and a
+    /// colon); a label alone gives the rest of its row, else the line below it when that
+    /// line is no label of `labels` itself.
+    pub fn labelled(&self, labels: &[&'static str]) -> Vec<Found> {
+        let mut out = Vec::new();
+        for (i, cell) in self.cells.iter().enumerate() {
+            let Some(rest) = after_label(&cell.compact, labels) else {
+                continue;
+            };
+            if !rest.is_empty() {
+                out.push(Found {
+                    value: rest,
+                    line: i,
+                });
+            } else if let Some((value, line)) = self.right_of(i) {
+                out.push(Found { value, line });
+            } else if let Some(j) = self.below(i)
+                && after_label(&self.cells[j].compact, labels).is_none()
+            {
+                out.push(Found {
+                    value: self.cells[j].text.clone(),
+                    line: j,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The page's lines turned level: a photo taken at a slant has its lines' boxes moved as
+/// if the page were rotated back by the median slant of its long lines, so that a label and
+/// its value far right on the same printed line share a row.
+fn deskewed(page: &Page) -> Vec<Line> {
+    let mut angles: Vec<f32> = page
+        .lines
+        .iter()
+        .filter(|l| l.x1.saturating_sub(l.x0) > 3 * l.height())
+        .map(|l| l.angle)
+        .collect();
+    if angles.is_empty() {
+        return page.lines.clone();
+    }
+    angles.sort_by(f32::total_cmp);
+    let skew = angles[angles.len() / 2];
+    if skew == 0.0 {
+        return page.lines.clone();
+    }
+    let (cos, sin) = (skew.cos(), skew.sin());
+    let (ox, oy) = (page.width as f32 / 2.0, page.height as f32 / 2.0);
+    page.lines
+        .iter()
+        .map(|l| {
+            let (cx, cy) = ((l.x0 + l.x1) as f32 / 2.0 - ox, l.cy() - oy);
+            // The lines' own boxes stay upright; only their centres move.
+            let (nx, ny) = (cx * cos + cy * sin + ox, -cx * sin + cy * cos + oy);
+            let (hw, hh) = ((l.x1 - l.x0) as f32 / 2.0, l.height() as f32 / 2.0);
+            let at = |v: f32| v.max(0.0) as u32;
+            Line {
+                x0: at(nx - hw),
+                x1: at(nx + hw),
+                y0: at(ny - hh),
+                y1: at(ny + hh),
+                ..l.clone()
+            }
+        })
+        .collect()
+}
+
+/// Whether a label of the vocabulary opens `compact`.
+pub fn opens_with_label(compact: &str) -> bool {
+    crate::labels::vocabulary().any(|l| compact.starts_with(l))
+}
+
+/// What follows the longest label of the vocabulary that opens `compact`, when it is one of
+/// `labels`: without a bracketed gloss
+/// (`（MERCHANT NAME）`), a colon, or leading dots. `None` when no label opens it.
+pub fn after_label(compact: &str, labels: &[&'static str]) -> Option<String> {
+    let label = crate::labels::vocabulary()
+        .chain(labels.iter().copied())
+        .filter(|l| compact.starts_with(*l))
+        .max_by_key(|l| l.len())?;
+    if !labels.contains(&label) {
+        return None;
+    }
+    let mut rest = &compact[label.len()..];
+    if let Some(inner) = rest.strip_prefix('(')
+        && let Some(end) = inner.find(')')
+    {
+        // Only an ASCII gloss, not a value in brackets.
+        if inner[..end].is_ascii() {
+            rest = &inner[end + 1..];
+        }
+    }
+    // A gloss without brackets (`日期时间DATE/TIME`, `卡号CARDNO`): letters, no digits.
+    if rest
+        .chars()
+        .all(|c| c.is_ascii_uppercase() || matches!(c, '/' | '.' | ' ' | ':'))
+    {
+        rest = "";
+    }
+    Some(rest.trim_start_matches([':', '.', '·', ' ']).to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn page(lines: &[(u32, u32, u32, u32, &str)]) -> Page {
+        Page {
+            width: 1080,
+            height: 2340,
+            lines: lines
+                .iter()
+                .map(|&(x0, y0, x1, y1, t)| Line {
+                    text: t.to_owned(),
+                    x0,
+                    y0,
+                    x1,
+                    y1,
+                    angle: 0.0,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn label_then_value_in_the_row() {
+        let l = Layout::new(&page(&[
+            (49, 930, 230, 987, "支付时间"),
+            (328, 933, 723, 986, "2024-07-05 07:52:27"),
+        ]));
+        let got = l.labelled(&["支付时间"]);
+        assert_eq!(got[0].value, "2024-07-05 07:52:27");
+    }
+
+    #[test]
+    fn label_with_gloss_then_value_below() {
+        let l = Layout::new(&page(&[
+            (128, 207, 452, 269, "商户名称（MERCHANT NAME）:"),
+            (157, 249, 424, 302, "演示图文设计有限公司"),
+            (122, 282, 626, 354, "商户编号（MERCHANTNO.）：88196131308"),
+        ]));
+        assert_eq!(l.labelled(&["商户名称"])[0].value, "演示图文设计有限公司");
+        assert_eq!(l.labelled(&["商户编号"])[0].value, "88196131308");
+    }
+
+    #[test]
+    fn a_longer_label_is_another_label() {
+        assert_eq!(after_label("商家订单号T2024", &["订单号"]), None);
+        assert_eq!(
+            after_label("订单号123", &["订单号"]),
+            Some("123".to_owned())
+        );
+        assert_eq!(
+            after_label("商户单号可在支持的商户扫码退款", &["商户"]),
+            None
+        );
+    }
+}

@@ -1,0 +1,54 @@
+//! What the OCR engine gives the reader: text lines with their boxes, recorded as JSON so
+//! the rules can be tested on recorded lines without the engine.
+
+use serde::{Deserialize, Serialize};
+
+/// One text line and its box (pixels, right and bottom exclusive).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub text: String,
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+    /// Slant in radians, clockwise; 0 for a level line (and in recordings without it).
+    #[serde(default, skip_serializing_if = "is_level")]
+    pub angle: f32,
+}
+
+fn is_level(a: &f32) -> bool {
+    *a == 0.0
+}
+
+/// Every line of one image, top to bottom, and the image's size.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    pub width: u32,
+    pub height: u32,
+    pub lines: Vec<Line>,
+}
+
+impl Line {
+    /// Vertical centre.
+    pub fn cy(&self) -> f32 {
+        (self.y0 + self.y1) as f32 / 2.0
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.y1.saturating_sub(self.y0)
+    }
+}
+
+impl From<pp_ocr::TextLine> for Line {
+    fn from(l: pp_ocr::TextLine) -> Self {
+        Self {
+            text: l.text,
+            x0: l.x0,
+            y0: l.y0,
+            x1: l.x1,
+            y1: l.y1,
+            angle: l.angle,
+        }
+    }
+}
