@@ -1,5 +1,5 @@
-//! Text detection (DBNet): the image scaled to at most [`LONG_SIDE`] on its longer side (sides
-//! multiples of 32), normalised to [-1, 1]; the model's probability map thresholded, its
+//! Text detection (DBNet): the image scaled to [`LONG_SIDE`] on its longer side, or kept at
+//! full size when small (see [`scale`]; sides multiples of 32), normalised to [-1, 1]; the model's probability map thresholded, its
 //! connected regions scored, and each region's box widened (the "unclip" of DB, which trains on
 //! shrunk boxes) and scaled back to the image. Phone screens are level and their boxes axis
 //! aligned; a line at a slant (a photo of a slip) keeps its angle, found from the region's
@@ -10,6 +10,22 @@ use rten_tensor::NdTensor;
 /// Longer side of the detection input, in pixels: phone text is large, and the model's time
 /// grows with the area.
 pub(crate) const LONG_SIDE: u32 = 960;
+/// Images up to this long side are detected at full size.
+pub(crate) const FULL_SIZE: u32 = 1800;
+
+/// The detection scale. A full phone screenshot (long side over [`FULL_SIZE`]) has large
+/// text and is read at [`LONG_SIDE`]; a smaller image (a photo of a slip, a screenshot
+/// forwarded at 720 px) is read at full size: reduced, its small print's boxes lost their
+/// edges, and a slip's card number lost the digit after its stars (8 of 14 slips read
+/// whole at 960 px, 14 of 14 at full size).
+fn scale(w: u32, h: u32) -> f32 {
+    let long = w.max(h).max(1);
+    if long <= FULL_SIZE {
+        1.0
+    } else {
+        LONG_SIDE as f32 / long as f32
+    }
+}
 /// Probability above which a map pixel is text.
 const THRESHOLD: f32 = 0.3;
 /// Mean probability a region needs to count.
@@ -100,7 +116,7 @@ fn bilinear(image: &image::RgbImage, x: f32, y: f32) -> image::Rgb<u8> {
 /// The model input for `image`.
 pub(crate) fn input(image: &image::RgbImage) -> NdTensor<f32, 4> {
     let (w, h) = image.dimensions();
-    let scale = (LONG_SIDE as f32 / w.max(h).max(1) as f32).min(1.0);
+    let scale = scale(w, h);
     let side = |v: u32| (((v as f32 * scale) / 32.0).round().max(1.0) * 32.0) as u32;
     let (rw, rh) = (side(w), side(h));
     let small = image::imageops::resize(image, rw, rh, image::imageops::FilterType::Triangle);
