@@ -78,11 +78,13 @@ impl Layout {
 
     /// The lines right of line `i` in its row, joined with spaces.
     pub fn right_of(&self, i: usize) -> Option<(String, usize)> {
-        let x = self.cells[i].line.x1;
+        // Boxes are padded: a value set close to its label may overlap the label's box.
+        let a = &self.cells[i].line;
+        let x = (a.x0 + a.x1) / 2;
         let right: Vec<usize> = self
             .row(i)
             .into_iter()
-            .filter(|&j| j != i && self.cells[j].line.x0 >= x.saturating_sub(4))
+            .filter(|&j| j != i && self.cells[j].line.x0 > x)
             .collect();
         let first = *right.first()?;
         let text = right
@@ -109,6 +111,23 @@ impl Layout {
         (self.row(j).len() == 1).then_some(j)
     }
 
+    /// A value cut by the screen's width inside brackets (`中国工商银行信用卡(0` over `705)`)
+    /// with the line below it that closes them.
+    fn wrapped(&self, value: String, line: usize) -> String {
+        if value.matches('(').count() <= value.matches(')').count() {
+            return value;
+        }
+        match self.below(line) {
+            Some(j)
+                if self.cells[j].compact.contains(')')
+                    && !opens_with_label(&self.cells[j].compact) =>
+            {
+                format!("{value}{}", self.cells[j].compact)
+            }
+            _ => value,
+        }
+    }
+
     /// Every value `labels` point at. A line that starts with a label (longest label first)
     /// gives what follows the label on the line (after an English gloss in brackets and a
     /// colon); a label alone gives the rest of its row, else the line below it when that
@@ -125,7 +144,10 @@ impl Layout {
                     line: i,
                 });
             } else if let Some((value, line)) = self.right_of(i) {
-                out.push(Found { value, line });
+                out.push(Found {
+                    value: self.wrapped(value, line),
+                    line,
+                });
             } else if let Some(j) = self.below(i)
                 && after_label(&self.cells[j].compact, labels).is_none()
             {
@@ -178,8 +200,32 @@ fn deskewed(page: &Page) -> Vec<Line> {
         .collect()
 }
 
+/// A label written English first (`CARDNO(卡号):…`, `MERCHANT/商户名称:…`: slips) turned
+/// Chinese first (`卡号:…`).
+fn english_first(compact: &str) -> String {
+    let lead = compact
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_uppercase() || matches!(c, '.' | '/')))
+        .map_or(0, |(i, _)| i);
+    if lead == 0 {
+        return compact.to_owned();
+    }
+    let rest = &compact[lead..];
+    if compact[..lead].ends_with('/') && rest.chars().next().is_some_and(crate::text::is_cjk) {
+        return rest.to_owned();
+    }
+    if let Some(inner) = rest.strip_prefix(['(', '['])
+        && let Some(close) = inner.find([')', ']'])
+        && inner[..close].chars().any(crate::text::is_cjk)
+    {
+        return format!("{}{}", &inner[..close], &inner[close + 1..]);
+    }
+    compact.to_owned()
+}
+
 /// Whether a label of the vocabulary opens `compact`.
 pub fn opens_with_label(compact: &str) -> bool {
+    let compact = &english_first(compact);
     crate::labels::vocabulary().any(|l| compact.starts_with(l))
 }
 
@@ -187,6 +233,7 @@ pub fn opens_with_label(compact: &str) -> bool {
 /// `labels`: without a bracketed gloss
 /// (`（MERCHANT NAME）`), a colon, or leading dots. `None` when no label opens it.
 pub fn after_label(compact: &str, labels: &[&'static str]) -> Option<String> {
+    let compact = &english_first(compact);
     let label = crate::labels::vocabulary()
         .chain(labels.iter().copied())
         .filter(|l| compact.starts_with(*l))
@@ -195,8 +242,8 @@ pub fn after_label(compact: &str, labels: &[&'static str]) -> Option<String> {
         return None;
     }
     let mut rest = &compact[label.len()..];
-    if let Some(inner) = rest.strip_prefix('(')
-        && let Some(end) = inner.find(')')
+    if let Some(inner) = rest.strip_prefix(['(', '['])
+        && let Some(end) = inner.find([')', ']'])
     {
         // Only an ASCII gloss, not a value in brackets.
         if inner[..end].is_ascii() {
