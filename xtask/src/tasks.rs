@@ -33,6 +33,8 @@ fn cargo(args: &[&str]) -> anyhow::Result<()> {
 /// `cargo xtask run`: the service on 127.0.0.1:8080 with its data in ./data.
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
     ensure_system_packages()?;
+    // Screenshots are read offline by these models; without them every screenshot fails.
+    crate::models::ensure_models()?;
     let mut args = vec!["run", "--release", "--package", "reimburse", "--", "serve"];
     let has = |flag: &str| {
         extra
