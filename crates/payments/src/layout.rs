@@ -111,20 +111,19 @@ impl Layout {
         (self.row(j).len() == 1).then_some(j)
     }
 
-    /// A value cut by the screen's width inside brackets (`中国工商银行信用卡(0` over `705)`)
-    /// with the line below it that closes them.
+    /// A card value cut by the screen's width (`中国工商银行信用卡(0` over `705)`,
+    /// `退回中国农业银行信用卡` over `(0218)`) with the line below it that completes it.
     fn wrapped(&self, value: String, line: usize) -> String {
-        if value.matches('(').count() <= value.matches(')').count() {
+        let Some(j) = self.below(line) else {
             return value;
-        }
-        match self.below(line) {
-            Some(j)
-                if self.cells[j].compact.contains(')')
-                    && !opens_with_label(&self.cells[j].compact) =>
-            {
-                format!("{value}{}", self.cells[j].compact)
-            }
-            _ => value,
+        };
+        let next = &self.cells[j].compact;
+        let open = value.matches('(').count() > value.matches(')').count() && next.contains(')');
+        let tail = value.ends_with('卡') && next.starts_with('(') && next.ends_with(')');
+        if (open || tail) && !opens_with_label(next) {
+            format!("{value}{next}")
+        } else {
+            value
         }
     }
 
@@ -200,8 +199,8 @@ fn deskewed(page: &Page) -> Vec<Line> {
         .collect()
 }
 
-/// A label written English first (`CARDNO(卡号):…`, `MERCHANT/商户名称:…`: slips) turned
-/// Chinese first (`卡号:…`).
+/// A label written English first (`CARDNO(卡号):…`, `MERCHANT/商户名称:…`, `DATE日期`:
+/// slips) turned Chinese first (`卡号:…`).
 fn english_first(compact: &str) -> String {
     let lead = compact
         .char_indices()
@@ -211,7 +210,7 @@ fn english_first(compact: &str) -> String {
         return compact.to_owned();
     }
     let rest = &compact[lead..];
-    if compact[..lead].ends_with('/') && rest.chars().next().is_some_and(crate::text::is_cjk) {
+    if rest.chars().next().is_some_and(crate::text::is_cjk) {
         return rest.to_owned();
     }
     if let Some(inner) = rest.strip_prefix(['(', '['])
