@@ -97,8 +97,9 @@ impl Layout {
 
     /// The line right below line `i`: the nearest line starting below its middle, within
     /// the gap of one and a half line heights, overlapping it horizontally or right of it (a
-    /// slip prints long values right-aligned under their label), and alone in its row (a row
-    /// of its own is a value; a row of several is a label with its value).
+    /// slip prints long values right-aligned under their label), and alone in its row right
+    /// of the label's left edge (a row of its own is a value; a row of several is a label with
+    /// its value).
     pub fn below(&self, i: usize) -> Option<usize> {
         let a = &self.cells[i].line;
         let gap = a.height() * 3 / 2;
@@ -108,7 +109,13 @@ impl Layout {
                 b.y0 >= a.y0 + a.height() / 2 && b.y0 <= a.y1 + gap && b.x1 > a.x0
             })
             .min_by_key(|&j| self.cells[j].line.y0)?;
-        (self.row(j).len() == 1).then_some(j)
+        // Alone in its row from the label's left edge on: what lies left of the label (a form
+        // the slip is clipped to) is no part of it.
+        let alone = self
+            .row(j)
+            .into_iter()
+            .all(|k| k == j || self.cells[k].line.x1 <= a.x0);
+        alone.then_some(j)
     }
 
     /// A card value cut by the screen's width (`中国工商银行信用卡(0` over `705)`,
@@ -300,6 +307,17 @@ mod tests {
         ]));
         assert_eq!(l.labelled(&["商户名称"])[0].value, "演示图文设计有限公司");
         assert_eq!(l.labelled(&["商户编号"])[0].value, "88196131308");
+    }
+
+    #[test]
+    fn a_value_below_ignores_what_lies_left_of_its_label() {
+        // A slip clipped to an expense form: the form's items sit on the value's row.
+        let l = Layout::new(&page(&[
+            (293, 682, 484, 719, "卡号（CARDNO.）："),
+            (165, 715, 245, 747, "材料费"),
+            (552, 718, 799, 763, "621700******8234/C"),
+        ]));
+        assert_eq!(l.labelled(&["卡号"])[0].value, "621700******8234/C");
     }
 
     #[test]
