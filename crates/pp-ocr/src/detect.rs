@@ -114,9 +114,12 @@ fn bilinear(image: &image::RgbImage, x: f32, y: f32) -> image::Rgb<u8> {
 }
 
 /// The model input for `image`.
-pub(crate) fn input(image: &image::RgbImage) -> NdTensor<f32, 4> {
+pub(crate) fn input(image: &image::RgbImage, long_side: Option<u32>) -> NdTensor<f32, 4> {
     let (w, h) = image.dimensions();
-    let scale = scale(w, h);
+    let scale = long_side.map_or_else(
+        || scale(w, h),
+        |side| (side as f32 / w.max(h).max(1) as f32).min(1.0),
+    );
     let side = |v: u32| (((v as f32 * scale) / 32.0).round().max(1.0) * 32.0) as u32;
     let (rw, rh) = (side(w), side(h));
     let small = image::imageops::resize(image, rw, rh, image::imageops::FilterType::Triangle);
@@ -345,7 +348,7 @@ mod tests {
     #[test]
     fn inputs_are_multiples_of_32_within_the_long_side() {
         let image = image::RgbImage::new(1080, 2400);
-        let t = input(&image);
+        let t = input(&image, None);
         let shape = t.shape();
         assert_eq!(shape[2] % 32, 0);
         assert_eq!(shape[3] % 32, 0);

@@ -91,7 +91,64 @@ impl Engine {
 
     /// The text lines of `image`, top to bottom, left to right.
     pub fn read(&self, image: &image::RgbImage) -> Result<Vec<TextLine>, OcrError> {
-        let boxes = self.detect(image)?;
+        self.read_at(image, None)
+    }
+
+    /// As [`Self::read`], detecting at `long_side` pixels on the longer side (a rendered
+    /// document page, whose print is small, wants more than a phone screen's default).
+    pub fn read_document(
+        &self,
+        image: &image::RgbImage,
+        long_side: u32,
+    ) -> Result<Vec<TextLine>, OcrError> {
+        self.read_at(image, Some(long_side))
+    }
+
+    /// The text of each image, each holding one line (no detection), with only the
+    /// characters of `alphabet` (and spaces) allowed when it is given.
+    pub fn recognize(
+        &self,
+        images: &[image::RgbImage],
+        alphabet: Option<&str>,
+    ) -> Result<Vec<String>, OcrError> {
+        let allowed: Option<Vec<bool>> = alphabet.map(|a| {
+            self.chars
+                .iter()
+                .map(|c| c.chars().all(|ch| a.contains(ch)))
+                .collect()
+        });
+        let mut out = vec![String::new(); images.len()];
+        let mut order: Vec<usize> = (0..images.len()).collect();
+        order.sort_by(|&a, &b| {
+            let r = |i: usize| images[i].width() as f32 / images[i].height().max(1) as f32;
+            r(a).total_cmp(&r(b))
+        });
+        for batch in order.chunks(recognize::BATCH) {
+            let refs: Vec<&image::RgbImage> = batch.iter().map(|&i| &images[i]).collect();
+            let input = recognize::input_images(&refs);
+            let output: NdTensor<f32, 3> = self
+                .rec
+                .run_one(input.view().into(), None)
+                .map_err(|e| OcrError::Run(e.to_string()))?
+                .try_into()
+                .map_err(|e| OcrError::Run(format!("recognition output: {e:?}")))?;
+            let classes = output.size(2);
+            for (k, &i) in batch.iter().enumerate() {
+                let probs: Vec<f32> = output.slice(k).iter().copied().collect();
+                let (text, _) =
+                    recognize::decode_allowed(&probs, classes, &self.chars, allowed.as_deref());
+                out[i] = text.trim().to_owned();
+            }
+        }
+        Ok(out)
+    }
+
+    fn read_at(
+        &self,
+        image: &image::RgbImage,
+        long_side: Option<u32>,
+    ) -> Result<Vec<TextLine>, OcrError> {
+        let boxes = self.detect(image, long_side)?;
         let mut lines: Vec<Option<TextLine>> = vec![None; boxes.len()];
         for batch in recognize::batches(&boxes) {
             let input = recognize::input(image, &boxes, &batch);
@@ -124,8 +181,12 @@ impl Engine {
             .collect())
     }
 
-    fn detect(&self, image: &image::RgbImage) -> Result<Vec<TextBox>, OcrError> {
-        let input = detect::input(image);
+    fn detect(
+        &self,
+        image: &image::RgbImage,
+        long_side: Option<u32>,
+    ) -> Result<Vec<TextBox>, OcrError> {
+        let input = detect::input(image, long_side);
         let output: NdTensor<f32, 4> = self
             .det
             .run_one(input.view().into(), None)

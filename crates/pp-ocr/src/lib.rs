@@ -1,9 +1,9 @@
 //! PP-OCRv4 mobile (PaddleOCR's text detection, DBNet, and recognition, SVTR with CTC) run in
 //! this process by rten from the ONNX files `cargo xtask install` unpacks into
-//! `models/pp-ocr/`. [`Engine::read`] gives the text lines of an image with their boxes.
-//!
-//! Not yet used by the service: the screenshot reader and the page OCR still run tesseract
-//! (issue #30 moves them here).
+//! `models/pp-ocr/`. [`Engine::read`] gives the text lines of an image with their boxes;
+//! [`Engine::read_document`] detects at a size fit for a rendered page; [`Engine::recognize`]
+//! reads images that each hold one line, optionally only with the characters of an alphabet.
+//! Used by the screenshot reader (`payments`) and the invoice page OCR (`page-ocr`).
 
 mod charset;
 mod detect;

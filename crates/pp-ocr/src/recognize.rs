@@ -53,6 +53,54 @@ pub(crate) fn input(
 
 /// Greedy CTC decoding of one line's class probabilities (`steps` × `classes`): the text and
 /// the mean probability of its characters.
+/// One batch of whole images (each one line of text) as the recognition input.
+pub(crate) fn input_images(images: &[&image::RgbImage]) -> NdTensor<f32, 4> {
+    let ratio = |i: &image::RgbImage| i.width() as f32 / i.height().max(1) as f32;
+    let widest = images.iter().map(|i| ratio(i)).fold(1.0f32, f32::max);
+    let width = ((HEIGHT as f32 * widest).ceil() as usize).clamp(HEIGHT, MAX_WIDTH);
+    let mut input = NdTensor::<f32, 4>::zeros([images.len(), 3, HEIGHT, width]);
+    for (k, image) in images.iter().enumerate() {
+        let w = ((HEIGHT as f32 * ratio(image)).ceil() as u32).clamp(1, width as u32);
+        let line = image::imageops::resize(
+            *image,
+            w,
+            HEIGHT as u32,
+            image::imageops::FilterType::Triangle,
+        );
+        for (x, y, p) in line.enumerate_pixels() {
+            for c in 0..3 {
+                input[[k, c, y as usize, x as usize]] = f32::from(p[c]) / 127.5 - 1.0;
+            }
+        }
+    }
+    input
+}
+
+/// Greedy CTC decoding over the classes `allowed` (all when `None`; the blank always).
+pub(crate) fn decode_allowed(
+    probs: &[f32],
+    classes: usize,
+    chars: &[String],
+    allowed: Option<&[bool]>,
+) -> (String, f32) {
+    let Some(allowed) = allowed else {
+        return decode(probs, classes, chars);
+    };
+    let masked: Vec<f32> = probs
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            let class = i % classes;
+            if class == 0 || allowed.get(class - 1).copied().unwrap_or(false) {
+                p
+            } else {
+                -1.0
+            }
+        })
+        .collect();
+    decode(&masked, classes, chars)
+}
+
 pub(crate) fn decode(probs: &[f32], classes: usize, chars: &[String]) -> (String, f32) {
     let mut text = String::new();
     let (mut sum, mut count) = (0.0f32, 0usize);
