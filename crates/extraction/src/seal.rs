@@ -152,6 +152,14 @@ fn name_of(read: &str) -> Option<String> {
             name = stripped.to_owned();
         }
     }
+    // A name never opens with a bracket, nor ends with an unpaired one: the ring's edge.
+    let mut name = name
+        .trim_start_matches(['(', ')'])
+        .trim_end_matches('(')
+        .to_owned();
+    if name.ends_with(')') && name.matches('(').count() < name.matches(')').count() {
+        name.pop();
+    }
     (name.chars().filter(|c| is_ideograph(*c)).count() >= 4).then_some(name)
 }
 
@@ -228,6 +236,14 @@ mod tests {
             Some("江苏省高速公路经营管理中心")
         );
         assert_eq!(name_of("|| 中心 ."), None);
+        assert_eq!(
+            name_of("(江苏省高速公路经营管理中心").as_deref(),
+            Some("江苏省高速公路经营管理中心")
+        );
+        assert_eq!(
+            name_of("某某(北京)有限公司)").as_deref(),
+            Some("某某(北京)有限公司")
+        );
         assert_eq!(name_of("某某公司中心。").as_deref(), Some("某某公司中心"));
     }
 }
