@@ -7,6 +7,6 @@ pub enum PageOcrError {
     Render(String),
     #[error("渲染页面超时（{0} 秒）")]
     Timeout(u64),
-    #[error("OCR 失败（需要 tesseract-ocr 与 tesseract-ocr-chi-sim：cargo xtask install）：{0}")]
+    #[error("OCR 失败（需要 OCR 模型：cargo xtask install）：{0}")]
     Ocr(String),
 }

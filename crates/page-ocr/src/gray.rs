@@ -78,28 +78,6 @@ impl Gray {
             h: ye - y,
         })
     }
-
-    /// Copies `from` of `src` to (`x`, `y`) of this image (clipped).
-    pub(crate) fn paste(&mut self, src: &Gray, from: Rect, x: u32, y: u32) {
-        for row in 0..from.h {
-            let (sy, dy) = (from.y + row, y + row);
-            if sy >= src.height || dy >= self.height {
-                break;
-            }
-            let w = from
-                .w
-                .min(src.width - from.x)
-                .min(self.width.saturating_sub(x));
-            let s = sy as usize * src.width as usize + from.x as usize;
-            let d = dy as usize * self.width as usize + x as usize;
-            if let (Some(sr), Some(dr)) = (
-                src.pixels.get(s..s + w as usize),
-                self.pixels.get_mut(d..d + w as usize),
-            ) {
-                dr.copy_from_slice(sr);
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -120,7 +98,7 @@ mod tests {
     }
 
     #[test]
-    fn clamps_and_pastes() {
+    fn clamps() {
         let mut src = Gray::white(4, 4);
         src.pixels[5] = 0;
         assert_eq!(
@@ -133,18 +111,5 @@ mod tests {
             })
         );
         assert_eq!(src.clamp(5.0, 0.0, 9.0, 2.0), None);
-        let mut dst = Gray::white(3, 3);
-        dst.paste(
-            &src,
-            Rect {
-                x: 1,
-                y: 1,
-                w: 2,
-                h: 2,
-            },
-            1,
-            1,
-        );
-        assert_eq!(dst.pixels[4], 0);
     }
 }

@@ -1,6 +1,6 @@
 //! Extraction with page OCR, on documents the project makes itself: the fixtures whose text
 //! layer lies (`fixtures/invoices/ocr`, golden records), an image-only scan of a fixture
-//! invoice, and a PDF of plain prose, which must be refused. pdftoppm and tesseract are part
+//! invoice, and a PDF of plain prose, which must be refused. pdftoppm and the PP-OCR models are part
 //! of `cargo xtask install`; without them these tests fail, naming the command.
 
 #![allow(
