@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("domain", &[]),
     ("pdf-text", &[]),
-    ("tesseract-lib", &[]),
     ("pp-ocr", &[]),
     ("invoice-qr", &["pdf-text"]),
     ("classify", &["domain"]),
@@ -18,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("payments", &["domain", "pp-ocr"]),
     ("finance-bot", &["domain"]),
     ("extraction", &["domain", "pdf-text", "invoice-qr"]),
-    ("page-ocr", &["extraction", "tesseract-lib"]),
+    ("page-ocr", &["extraction", "pp-ocr"]),
     ("session-store", &["domain"]),
     (
         "pipeline",
@@ -52,7 +51,6 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("rustix", &["finance-bot", "docgen"]),
     ("thirtyfour", &["finance-bot"]),
     ("reqwest", &["llm"]),
-    ("libloading", &["tesseract-lib"]),
     ("rten", &["pp-ocr"]),
 ];
 
@@ -168,7 +166,7 @@ fn domain_uses_only_serde() {
 
 /// Where `unsafe` may be allowed: tesseract's C API, and the one `pre_exec` that arms
 /// LibreOffice's parent-death signal.
-const UNSAFE_ALLOWED: [&str; 2] = ["crates/tesseract-lib", "crates/docgen/src/lifetime.rs"];
+const UNSAFE_ALLOWED: [&str; 1] = ["crates/docgen/src/lifetime.rs"];
 
 #[test]
 fn unsafe_code_is_allowed_only_where_documented() {

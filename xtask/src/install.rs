@@ -41,11 +41,6 @@ const PACKAGES: &[(&str, &str)] = &[
         "poppler-data",
         "lets pdftoppm draw the non-embedded Chinese fonts of old invoices",
     ),
-    (
-        "tesseract-ocr",
-        "offline OCR of payment screenshots and invoice pages",
-    ),
-    ("tesseract-ocr-chi-sim", "simplified Chinese for tesseract"),
 ];
 
 fn is_root() -> bool {

@@ -46,18 +46,25 @@ async fn process(app: &TestApp, id: &str) -> Vec<Value> {
         .collect()
 }
 
-fn tesseract_available() -> bool {
-    std::process::Command::new("tesseract")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+fn ocr_models_installed() -> bool {
+    pp_ocr_models_dir().is_some()
+}
+
+/// The models' folder as the service finds it (`models/pp-ocr` in an ancestor of the
+/// working directory).
+fn pp_ocr_models_dir() -> Option<std::path::PathBuf> {
+    std::env::current_dir()
+        .ok()?
+        .ancestors()
+        .map(|a| a.join("models/pp-ocr"))
+        .find(|p| p.join("rec.onnx").is_file())
 }
 
 #[tokio::test]
 async fn screenshots_are_read_offline_and_unmatched_ones_are_reported() {
     assert!(
-        tesseract_available(),
-        "tesseract missing: cargo xtask install installs it"
+        ocr_models_installed(),
+        "PP-OCR models missing: cargo xtask install fetches them"
     );
     let app = spawn_app().await;
     let id = app.create_session().await;
@@ -249,8 +256,8 @@ async fn a_failing_model_is_reported_and_ocr_takes_over() {
 #[tokio::test]
 async fn several_screenshots_keep_upload_order_and_a_rerun_takes_them_from_the_cache() {
     assert!(
-        tesseract_available(),
-        "tesseract missing: cargo xtask install installs it"
+        ocr_models_installed(),
+        "PP-OCR models missing: cargo xtask install fetches them"
     );
     let app = spawn_app().await;
     let id = app.create_session().await;

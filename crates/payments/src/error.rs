@@ -1,4 +1,4 @@
-//! Errors of recognition: reading the image and running tesseract.
+//! Errors of recognition: reading the image and running the OCR engine.
 
 /// Why a screenshot could not be recognised at all (a screenshot that was
 /// read but lacks fields is not an error: see `PaymentRecord::unreadable`).
@@ -24,10 +24,4 @@ pub enum PaymentsError {
     },
     #[error("离线 OCR 失败：{0}")]
     Ocr(String),
-    #[error("tesseract is not installed or not runnable ({0})")]
-    TesseractMissing(String),
-    #[error("tesseract failed: {0}")]
-    Tesseract(String),
-    #[error("tesseract took longer than {0} s")]
-    Timeout(u64),
 }

@@ -172,7 +172,7 @@ fn main() {
         println!("    {m:8.3} ms  {name}");
     }
     println!(
-        "files that needed the page OCR (pdftoppm + tesseract), {OCR_REPEATS} runs each, reported apart:"
+        "files that needed the page OCR (pdftoppm + PP-OCR), {OCR_REPEATS} runs each, reported apart:"
     );
     for (name, m, pages) in &ocr_files {
         println!(
