@@ -49,9 +49,7 @@ impl Recognizer {
     /// Loads the models `cargo xtask install` put in `models/pp-ocr` (see
     /// [`pp_ocr::models_dir`]).
     pub fn find() -> Result<Self, PaymentsError> {
-        let engine = pp_ocr::Engine::find().map_err(|e| {
-            PaymentsError::Ocr(format!("{e}（请先运行 cargo xtask install 安装 OCR 模型）"))
-        })?;
+        let engine = pp_ocr::Engine::find().map_err(|e| PaymentsError::Ocr(e.to_string()))?;
         Ok(Self {
             engine: Arc::new(engine),
         })

@@ -38,7 +38,7 @@ pub struct Engine {
 
 /// Where the models are: `REIMBURSE_MODELS`, else `models/pp-ocr` in the working directory or
 /// one of its ancestors (the workspace root, where `cargo xtask install` puts them), else
-/// beside the executable's ancestors.
+/// beside the executable's ancestors, else in the source tree the binary was built from.
 pub fn models_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("REIMBURSE_MODELS") {
         return Some(PathBuf::from(dir));
@@ -54,6 +54,9 @@ pub fn models_dir() -> Option<PathBuf> {
         .ok()
         .and_then(from)
         .or_else(|| std::env::current_exe().ok().and_then(from))
+        // The source tree this binary was built from, where `cargo xtask install` put them
+        // (a build whose target directory lies elsewhere, a service started from any folder).
+        .or_else(|| from(PathBuf::from(env!("CARGO_MANIFEST_DIR"))))
 }
 
 impl Engine {
