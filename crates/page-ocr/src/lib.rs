@@ -2,9 +2,8 @@
 //!
 //! A page is rendered by poppler's `pdftoppm` (a child process that reads the PDF on stdin and
 //! writes a grey image on stdout, killed at a deadline), then read by PP-OCR (`pp-ocr`) in
-//! this process. Runs whose glyphs have no mapping are cut out of the rendering and read two
-//! ways (restricted to the labels' characters, and free); extraction keeps the reading that
-//! fits a label.
+//! this process. Runs whose glyphs have no mapping are cut out of the rendering and read with
+//! only the labels' characters allowed; extraction keeps the reading that fits a label.
 
 mod error;
 mod gray;

@@ -79,17 +79,14 @@ impl PageOcr {
         let images: Vec<image::RgbImage> = present.iter().map(|(_, img)| img.clone()).collect();
         let engine = self.engine()?;
         let alphabet = (!alphabet.is_empty()).then_some(alphabet);
-        // Two readings of every crop: restricted to the labels' characters (trusted first),
-        // and free; extraction keeps the one that fits a label.
+        // The labels' characters only: a free reading of a colon or a stray mark is an
+        // ideograph (`下`) that would pass into the value beside it.
         let restricted = engine
             .recognize(&images, alphabet)
             .map_err(|e| PageOcrError::Ocr(e.to_string()))?;
-        let free = engine
-            .recognize(&images, None)
-            .map_err(|e| PageOcrError::Ocr(e.to_string()))?;
         let mut readings = vec![vec![String::new()]; regions.len()];
-        for (((i, _), r), f) in present.iter().zip(restricted).zip(free) {
-            readings[*i] = vec![r, f];
+        for ((i, _), r) in present.iter().zip(restricted) {
+            readings[*i] = vec![r];
         }
         Ok(readings)
     }
