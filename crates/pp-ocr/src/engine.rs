@@ -128,22 +128,36 @@ impl Engine {
         });
         for batch in order.chunks(recognize::BATCH) {
             let refs: Vec<&image::RgbImage> = batch.iter().map(|&i| &images[i]).collect();
-            let input = recognize::input_images(&refs);
-            let output: NdTensor<f32, 3> = self
-                .rec
-                .run_one(input.view().into(), None)
-                .map_err(|e| OcrError::Run(e.to_string()))?
-                .try_into()
-                .map_err(|e| OcrError::Run(format!("recognition output: {e:?}")))?;
-            let classes = output.size(2);
-            for (k, &i) in batch.iter().enumerate() {
-                let probs: Vec<f32> = output.slice(k).iter().copied().collect();
-                let (text, _) =
-                    recognize::decode_allowed(&probs, classes, &self.chars, allowed.as_deref());
+            for (&i, (text, _)) in batch
+                .iter()
+                .zip(self.recognize_batch(&refs, allowed.as_deref())?)
+            {
                 out[i] = text.trim().to_owned();
             }
         }
         Ok(out)
+    }
+
+    /// One batch through the recognition model: each line's text and mean probability.
+    fn recognize_batch(
+        &self,
+        lines: &[&image::RgbImage],
+        allowed: Option<&[bool]>,
+    ) -> Result<Vec<(String, f32)>, OcrError> {
+        let input = recognize::input_images(lines);
+        let output: NdTensor<f32, 3> = self
+            .rec
+            .run_one(input.view().into(), None)
+            .map_err(|e| OcrError::Run(e.to_string()))?
+            .try_into()
+            .map_err(|e| OcrError::Run(format!("recognition output: {e:?}")))?;
+        let classes = output.size(2);
+        Ok((0..lines.len())
+            .map(|k| {
+                let probs: Vec<f32> = output.slice(k).iter().copied().collect();
+                recognize::decode_allowed(&probs, classes, &self.chars, allowed)
+            })
+            .collect())
     }
 
     fn read_at(
@@ -154,17 +168,9 @@ impl Engine {
         let boxes = self.detect(image, long_side)?;
         let mut lines: Vec<Option<TextLine>> = vec![None; boxes.len()];
         for batch in recognize::batches(&boxes) {
-            let input = recognize::input(image, &boxes, &batch);
-            let output: NdTensor<f32, 3> = self
-                .rec
-                .run_one(input.view().into(), None)
-                .map_err(|e| OcrError::Run(e.to_string()))?
-                .try_into()
-                .map_err(|e| OcrError::Run(format!("recognition output: {e:?}")))?;
-            let classes = output.size(2);
-            for (k, &i) in batch.iter().enumerate() {
-                let probs: Vec<f32> = output.slice(k).iter().copied().collect();
-                let (text, score) = recognize::decode(&probs, classes, &self.chars);
+            let cuts: Vec<image::RgbImage> = batch.iter().map(|&i| boxes[i].cut(image)).collect();
+            let refs: Vec<&image::RgbImage> = cuts.iter().collect();
+            for (&i, (text, score)) in batch.iter().zip(self.recognize_batch(&refs, None)?) {
                 let b = boxes[i];
                 lines[i] = Some(TextLine {
                     text,

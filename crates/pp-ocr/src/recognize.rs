@@ -20,39 +20,6 @@ pub(crate) fn batches(boxes: &[TextBox]) -> Vec<Vec<usize>> {
     order.chunks(BATCH).map(<[usize]>::to_vec).collect()
 }
 
-/// The model input for one batch.
-pub(crate) fn input(
-    image: &image::RgbImage,
-    boxes: &[TextBox],
-    batch: &[usize],
-) -> NdTensor<f32, 4> {
-    let widest = batch
-        .iter()
-        .map(|&i| boxes[i].ratio())
-        .fold(1.0f32, f32::max);
-    let width = ((HEIGHT as f32 * widest).ceil() as usize).clamp(HEIGHT, MAX_WIDTH);
-    let mut input = NdTensor::<f32, 4>::zeros([batch.len(), 3, HEIGHT, width]);
-    for (k, &i) in batch.iter().enumerate() {
-        let b = boxes[i];
-        let crop = b.cut(image);
-        let w = ((HEIGHT as f32 * b.ratio()).ceil() as u32).clamp(1, width as u32);
-        let line = image::imageops::resize(
-            &crop,
-            w,
-            HEIGHT as u32,
-            image::imageops::FilterType::Triangle,
-        );
-        for (x, y, p) in line.enumerate_pixels() {
-            for c in 0..3 {
-                input[[k, c, y as usize, x as usize]] = f32::from(p[c]) / 127.5 - 1.0;
-            }
-        }
-    }
-    input
-}
-
-/// Greedy CTC decoding of one line's class probabilities (`steps` × `classes`): the text and
-/// the mean probability of its characters.
 /// One batch of whole images (each one line of text) as the recognition input.
 pub(crate) fn input_images(images: &[&image::RgbImage]) -> NdTensor<f32, 4> {
     let ratio = |i: &image::RgbImage| i.width() as f32 / i.height().max(1) as f32;
@@ -101,6 +68,8 @@ pub(crate) fn decode_allowed(
     decode(&masked, classes, chars)
 }
 
+/// Greedy CTC decoding of one line's class probabilities (`steps` × `classes`): the text and
+/// the mean probability of its characters.
 pub(crate) fn decode(probs: &[f32], classes: usize, chars: &[String]) -> (String, f32) {
     let mut text = String::new();
     let (mut sum, mut count) = (0.0f32, 0usize);
