@@ -71,12 +71,11 @@ impl PageOcr {
                 )
             })
             .collect();
-        let present: Vec<(usize, image::RgbImage)> = crops
+        let (present, images): (Vec<usize>, Vec<image::RgbImage>) = crops
             .iter()
             .enumerate()
             .filter_map(|(i, c)| c.map(|r| (i, rgb(&image, r))))
-            .collect();
-        let images: Vec<image::RgbImage> = present.iter().map(|(_, img)| img.clone()).collect();
+            .unzip();
         let engine = self.engine()?;
         let alphabet = (!alphabet.is_empty()).then_some(alphabet);
         // The labels' characters only: a free reading of a colon or a stray mark is an
@@ -85,8 +84,8 @@ impl PageOcr {
             .recognize(&images, alphabet)
             .map_err(|e| PageOcrError::Ocr(e.to_string()))?;
         let mut readings = vec![vec![String::new()]; regions.len()];
-        for ((i, _), r) in present.iter().zip(restricted) {
-            readings[*i] = vec![r];
+        for (i, r) in present.into_iter().zip(restricted) {
+            readings[i] = vec![r];
         }
         Ok(readings)
     }

@@ -23,11 +23,6 @@ const MAX_CENTS: i64 = 1_000_000_000;
 
 const CURRENCY_BEFORE: [&str; 5] = ["人民币", "RMB", "CNY", "¥", "￥"];
 
-/// Formats cents as `58.00` (negative values get a leading `-`).
-pub fn format_cents(cents: i64) -> String {
-    domain::format_cents(cents)
-}
-
 /// The text as one amount written with two decimals: sign, currency, digits with optional
 /// thousands commas, `.`, two digits, an optional `元`. Nothing else may be in the text, so
 /// an order number or a date never passes for money.

@@ -14,18 +14,10 @@ pub struct Cell {
     pub compact: String,
 }
 
-/// A value found for a label: its text and the index of the line it was read from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    pub value: String,
-    pub line: usize,
-}
-
 /// The page, top to bottom.
 #[derive(Debug, Clone, Default)]
 pub struct Layout {
     pub cells: Vec<Cell>,
-    pub width: u32,
     pub height: u32,
     /// Every line's compact text joined: what screen rules look for words in.
     pub all: String,
@@ -50,7 +42,6 @@ impl Layout {
         let all = cells.iter().map(|c| c.compact.as_str()).collect();
         Self {
             cells,
-            width: page.width,
             height: page.height,
             all,
         }
@@ -138,29 +129,20 @@ impl Layout {
     /// gives what follows the label on the line (after an English gloss in brackets and a
     /// colon); a label alone gives the rest of its row, else the line below it when that
     /// line is no label of `labels` itself.
-    pub fn labelled(&self, labels: &[&'static str]) -> Vec<Found> {
+    pub fn labelled(&self, labels: &[&'static str]) -> Vec<String> {
         let mut out = Vec::new();
         for (i, cell) in self.cells.iter().enumerate() {
             let Some(rest) = after_label(&cell.compact, labels) else {
                 continue;
             };
             if !rest.is_empty() {
-                out.push(Found {
-                    value: rest,
-                    line: i,
-                });
+                out.push(rest);
             } else if let Some((value, line)) = self.right_of(i) {
-                out.push(Found {
-                    value: self.wrapped(value, line),
-                    line,
-                });
+                out.push(self.wrapped(value, line));
             } else if let Some(j) = self.below(i)
                 && after_label(&self.cells[j].compact, labels).is_none()
             {
-                out.push(Found {
-                    value: self.cells[j].text.clone(),
-                    line: j,
-                });
+                out.push(self.cells[j].text.clone());
             }
         }
         out
@@ -295,7 +277,7 @@ mod tests {
             (328, 933, 723, 986, "2024-07-05 07:52:27"),
         ]));
         let got = l.labelled(&["支付时间"]);
-        assert_eq!(got[0].value, "2024-07-05 07:52:27");
+        assert_eq!(got[0], "2024-07-05 07:52:27");
     }
 
     #[test]
@@ -305,8 +287,8 @@ mod tests {
             (157, 249, 424, 302, "演示图文设计有限公司"),
             (122, 282, 626, 354, "商户编号（MERCHANTNO.）：88196131308"),
         ]));
-        assert_eq!(l.labelled(&["商户名称"])[0].value, "演示图文设计有限公司");
-        assert_eq!(l.labelled(&["商户编号"])[0].value, "88196131308");
+        assert_eq!(l.labelled(&["商户名称"])[0], "演示图文设计有限公司");
+        assert_eq!(l.labelled(&["商户编号"])[0], "88196131308");
     }
 
     #[test]
@@ -317,7 +299,7 @@ mod tests {
             (165, 715, 245, 747, "材料费"),
             (552, 718, 799, 763, "621700******8234/C"),
         ]));
-        assert_eq!(l.labelled(&["卡号"])[0].value, "621700******8234/C");
+        assert_eq!(l.labelled(&["卡号"])[0], "621700******8234/C");
     }
 
     #[test]

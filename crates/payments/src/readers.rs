@@ -181,8 +181,8 @@ pub const READERS: &[Reader] = &[
 
 fn paid_amount_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(PAID_LABELS) {
-        if let Some(a) = amount::parse_value(&f.value) {
-            out.push((Field::Amount, amount::format_cents(a.cents)));
+        if let Some(a) = amount::parse_value(&f) {
+            out.push((Field::Amount, domain::format_cents(a.cents)));
         }
     }
 }
@@ -193,7 +193,7 @@ fn headline_amount(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     if let Some(i) = headline_index(l)
         && let Some(a) = amount::parse_value(&l.cells[i].compact)
     {
-        out.push((Field::Amount, amount::format_cents(a.cents)));
+        out.push((Field::Amount, domain::format_cents(a.cents)));
     }
 }
 
@@ -236,13 +236,13 @@ fn push_date_time(value: &str, out: &mut Vec<(Field, String)>) {
 
 fn paid_time_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(PAID_TIME_LABELS) {
-        push_date_time(&f.value, out);
+        push_date_time(&f, out);
     }
 }
 
 fn refund_time_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(REFUND_TIME_LABELS) {
-        push_date_time(&f.value, out);
+        push_date_time(&f, out);
     }
 }
 
@@ -254,7 +254,7 @@ fn push_card(info: card::CardInfo, out: &mut Vec<(Field, String)>) {
 
 fn card_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(CARD_LABELS) {
-        push_card(card::parse_card(&f.value), out);
+        push_card(card::parse_card(&f), out);
     }
 }
 
@@ -283,10 +283,7 @@ fn card_number_line(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
 
 fn issuer_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(ISSUER_LABELS) {
-        out.push((
-            Field::CardBank,
-            card::find_bank(&f.value).unwrap_or_default(),
-        ));
+        out.push((Field::CardBank, card::find_bank(&f).unwrap_or_default()));
     }
 }
 
@@ -308,7 +305,7 @@ fn title_bank(l: &Layout, screen: ScreenType, out: &mut Vec<(Field, String)>) {
 
 fn merchant_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(MERCHANT_LABELS) {
-        let name = clean_name(&f.value);
+        let name = clean_name(&f);
         if !name.is_empty() && !name.chars().any(|c| c.is_ascii_digit()) {
             out.push((Field::Merchant, name));
         }
@@ -346,7 +343,7 @@ fn clean_name(s: &str) -> String {
 
 fn order_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(ORDER_LABELS) {
-        let v: String = f.value.chars().filter(|c| !c.is_whitespace()).collect();
+        let v: String = f.chars().filter(|c| !c.is_whitespace()).collect();
         if v.len() >= 6 && v.chars().all(|c| c.is_ascii_alphanumeric()) {
             out.push((Field::OrderNo, v));
         }
@@ -355,7 +352,7 @@ fn order_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
 
 fn reference_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(REFERENCE_LABELS) {
-        let v = crate::text::compact(&f.value);
+        let v = crate::text::compact(&f);
         if v.len() == 12 && v.chars().all(|c| c.is_ascii_digit()) {
             out.push((Field::OrderNo, v));
         }
@@ -371,7 +368,7 @@ fn status_of(compact: &str) -> Option<&'static str> {
 
 fn status_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(STATUS_LABELS) {
-        if let Some(s) = status_of(&crate::text::compact(&f.value)) {
+        if let Some(s) = status_of(&crate::text::compact(&f)) {
             out.push((Field::Status, s.to_owned()));
         }
     }

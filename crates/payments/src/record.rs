@@ -92,7 +92,7 @@ impl PaymentRecord {
     #[must_use]
     pub fn sanitized(mut self) -> Self {
         self.amount = amount::parse_plain(&text::normalize(&self.amount))
-            .map(|c| amount::format_cents(c.abs()))
+            .map(|c| domain::format_cents(c.abs()))
             .unwrap_or_default();
         self.date = date::find_date(&text::normalize(&self.date))
             .map(|d| d.to_string())
