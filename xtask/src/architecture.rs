@@ -51,7 +51,7 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("rustix", &["finance-bot", "docgen"]),
     ("thirtyfour", &["finance-bot"]),
     ("reqwest", &["llm"]),
-    ("rten", &["pp-ocr"]),
+    ("ort", &["pp-ocr"]),
 ];
 
 fn root() -> PathBuf {

@@ -95,7 +95,7 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
     }
 }
 
-/// The PP-OCR engine (rten, in process) against the Python RapidOCR pipeline on the same
+/// The PP-OCR engine (onnxruntime through `ort`, in process) against the Python RapidOCR pipeline on the same
 /// screenshots, each on one thread and on two.
 fn ocr_engines() -> anyhow::Result<()> {
     let root = workspace_root();
@@ -119,7 +119,7 @@ fn ocr_engines() -> anyhow::Result<()> {
             ])
             .args(["pp_ocr_bench", "--"])
             .args(&images)
-            .env("RTEN_NUM_THREADS", threads)
+            .env("REIMBURSE_OCR_THREADS", threads)
             .current_dir(&root)
             .status()
             .context("cannot run the pp-ocr bench")?;

@@ -1,7 +1,7 @@
 //! Median ms per screenshot for the engine: `cargo run --release -p pp-ocr --example
 //! pp_ocr_bench -- IMAGE...` (default: the committed screenshot fixtures). Threads follow
-//! `RTEN_NUM_THREADS` (rten's own pool; default: the physical cores); `cargo xtask bench ocr`
-//! runs it with one and with two.
+//! `REIMBURSE_OCR_THREADS` (default: all cores); `cargo xtask bench ocr` runs it with one and
+//! with two.
 
 #![allow(
     clippy::print_stdout,
@@ -38,9 +38,9 @@ fn main() {
         ms.push(took);
     }
     ms.sort_by(f64::total_cmp);
-    let threads = std::env::var("RTEN_NUM_THREADS").unwrap_or_else(|_| "all".into());
+    let threads = std::env::var("REIMBURSE_OCR_THREADS").unwrap_or_else(|_| "all".into());
     println!(
-        "pp-ocr (rten), {threads} thread(s): median {:.0} ms per screenshot over {} (min {:.0}, max {:.0})",
+        "pp-ocr (onnxruntime), {threads} thread(s): median {:.0} ms per screenshot over {} (min {:.0}, max {:.0})",
         ms[ms.len() / 2],
         ms.len(),
         ms[0],

@@ -5,7 +5,7 @@
 //! aligned; a line at a slant (a photo of a slip) keeps its angle, found from the region's
 //! second moments, and is cut out straightened for recognition.
 
-use rten_tensor::NdTensor;
+use crate::runtime::Input;
 
 /// Longer side of the detection input, in pixels: phone text is large, and the model's time
 /// grows with the area.
@@ -114,7 +114,7 @@ fn bilinear(image: &image::RgbImage, x: f32, y: f32) -> image::Rgb<u8> {
 }
 
 /// The model input for `image`.
-pub(crate) fn input(image: &image::RgbImage, long_side: Option<u32>) -> NdTensor<f32, 4> {
+pub(crate) fn input(image: &image::RgbImage, long_side: Option<u32>) -> Input {
     let (w, h) = image.dimensions();
     let scale = long_side.map_or_else(
         || scale(w, h),
@@ -123,10 +123,10 @@ pub(crate) fn input(image: &image::RgbImage, long_side: Option<u32>) -> NdTensor
     let side = |v: u32| (((v as f32 * scale) / 32.0).round().max(1.0) * 32.0) as u32;
     let (rw, rh) = (side(w), side(h));
     let small = image::imageops::resize(image, rw, rh, image::imageops::FilterType::Triangle);
-    let mut input = NdTensor::<f32, 4>::zeros([1, 3, rh as usize, rw as usize]);
+    let mut input = Input::zeros([1, 3, rh as usize, rw as usize]);
     for (x, y, p) in small.enumerate_pixels() {
         for c in 0..3 {
-            input[[0, c, y as usize, x as usize]] = f32::from(p[c]) / 127.5 - 1.0;
+            input.set(0, c, y as usize, x as usize, f32::from(p[c]) / 127.5 - 1.0);
         }
     }
     input
@@ -315,7 +315,6 @@ fn slanted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rten_tensor::prelude::*;
 
     #[test]
     fn regions_become_widened_boxes_in_reading_order() {
@@ -349,7 +348,7 @@ mod tests {
     fn inputs_are_multiples_of_32_within_the_long_side() {
         let image = image::RgbImage::new(1080, 2400);
         let t = input(&image, None);
-        let shape = t.shape();
+        let shape = t.shape;
         assert_eq!(shape[2] % 32, 0);
         assert_eq!(shape[3] % 32, 0);
         assert!(shape[2] <= LONG_SIDE as usize + 16);

@@ -4,12 +4,10 @@ use crate::charset;
 use crate::detect::{self, TextBox};
 use crate::error::OcrError;
 use crate::recognize;
-use rten::Model;
-use rten_tensor::NdTensor;
-use rten_tensor::prelude::*;
+use crate::runtime::{LIBRARY, Net};
 use std::path::{Path, PathBuf};
 
-/// The model files `cargo xtask install` writes.
+/// The model files `cargo xtask install` writes (beside onnxruntime's library).
 const DET: &str = "det.onnx";
 const REC: &str = "rec.onnx";
 
@@ -28,11 +26,12 @@ pub struct TextLine {
 }
 
 /// The detection and recognition models and the recognition's characters. Loading takes
-/// ~20 ms; one engine serves any number of images, from any thread.
+/// ~100 ms; one engine serves any number of images, from any thread (each model runs one
+/// input at a time, on `REIMBURSE_OCR_THREADS` threads, default all cores).
 #[derive(Debug)]
 pub struct Engine {
-    det: Model,
-    rec: Model,
+    det: Net,
+    rec: Net,
     chars: Vec<String>,
 }
 
@@ -43,7 +42,7 @@ pub fn models_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("REIMBURSE_MODELS") {
         return Some(PathBuf::from(dir));
     }
-    let holds = |p: &Path| p.join(DET).is_file() && p.join(REC).is_file();
+    let holds = |p: &Path| [DET, REC, LIBRARY].iter().all(|f| p.join(f).is_file());
     let from = |start: PathBuf| {
         start
             .ancestors()
@@ -67,7 +66,7 @@ impl Engine {
         Self::load(&dir)
     }
 
-    /// Loads `det.onnx` and `rec.onnx` from `dir`.
+    /// Loads `det.onnx` and `rec.onnx` from `dir` with the onnxruntime library there.
     pub fn load(dir: &Path) -> Result<Self, OcrError> {
         let path = |name: &str| {
             let p = dir.join(name);
@@ -77,17 +76,14 @@ impl Engine {
                 Err(OcrError::Missing(p.display().to_string()))
             }
         };
-        let (det_path, rec_path) = (path(DET)?, path(REC)?);
-        let load = |p: &Path| {
-            Model::load_file(p).map_err(|e| OcrError::Load(format!("{}: {e}", p.display())))
-        };
+        let (det_path, rec_path, library) = (path(DET)?, path(REC)?, path(LIBRARY)?);
         let rec_bytes = std::fs::read(&rec_path)
             .map_err(|e| OcrError::Load(format!("{}: {e}", rec_path.display())))?;
         let chars = charset::characters(&rec_bytes)
             .ok_or_else(|| OcrError::Load(format!("{}: no character list", rec_path.display())))?;
         Ok(Self {
-            det: load(&det_path)?,
-            rec: load(&rec_path)?,
+            det: Net::load(&library, &det_path)?,
+            rec: Net::load(&library, &rec_path)?,
             chars,
         })
     }
@@ -144,19 +140,24 @@ impl Engine {
         lines: &[&image::RgbImage],
         allowed: Option<&[bool]>,
     ) -> Result<Vec<(String, f32)>, OcrError> {
-        let input = recognize::input_images(lines);
-        let output: NdTensor<f32, 3> = self
-            .rec
-            .run_one(input.view().into(), None)
-            .map_err(|e| OcrError::Run(e.to_string()))?
-            .try_into()
-            .map_err(|e| OcrError::Run(format!("recognition output: {e:?}")))?;
-        let classes = output.size(2);
-        Ok((0..lines.len())
-            .map(|k| {
-                let probs: Vec<f32> = output.slice(k).iter().copied().collect();
-                recognize::decode_allowed(&probs, classes, &self.chars, allowed)
-            })
+        let output = self.rec.run(recognize::input_images(lines))?;
+        let &[n, steps, classes] = output.shape.as_slice() else {
+            return Err(OcrError::Run(format!(
+                "recognition output of shape {:?}",
+                output.shape
+            )));
+        };
+        if n != lines.len() || classes == 0 {
+            return Err(OcrError::Run(format!(
+                "recognition output of shape {:?} for {} lines",
+                output.shape,
+                lines.len()
+            )));
+        }
+        Ok(output
+            .data
+            .chunks(steps * classes)
+            .map(|probs| recognize::decode_allowed(probs, classes, &self.chars, allowed))
             .collect())
     }
 
@@ -195,16 +196,14 @@ impl Engine {
         image: &image::RgbImage,
         long_side: Option<u32>,
     ) -> Result<Vec<TextBox>, OcrError> {
-        let input = detect::input(image, long_side);
-        let output: NdTensor<f32, 4> = self
-            .det
-            .run_one(input.view().into(), None)
-            .map_err(|e| OcrError::Run(e.to_string()))?
-            .try_into()
-            .map_err(|e| OcrError::Run(format!("detection output: {e:?}")))?;
-        let (h, w) = (output.size(2), output.size(3));
-        let map: Vec<f32> = output.iter().copied().collect();
+        let output = self.det.run(detect::input(image, long_side))?;
+        let &[1, 1, h, w] = output.shape.as_slice() else {
+            return Err(OcrError::Run(format!(
+                "detection output of shape {:?}",
+                output.shape
+            )));
+        };
         let (iw, ih) = image.dimensions();
-        Ok(detect::boxes(&map, w, h, iw, ih))
+        Ok(detect::boxes(&output.data, w, h, iw, ih))
     }
 }

@@ -4,7 +4,7 @@
 //! blank dropped).
 
 use crate::detect::TextBox;
-use rten_tensor::NdTensor;
+use crate::runtime::Input;
 
 /// Height of a recognition input.
 pub(crate) const HEIGHT: usize = 48;
@@ -21,11 +21,11 @@ pub(crate) fn batches(boxes: &[TextBox]) -> Vec<Vec<usize>> {
 }
 
 /// One batch of whole images (each one line of text) as the recognition input.
-pub(crate) fn input_images(images: &[&image::RgbImage]) -> NdTensor<f32, 4> {
+pub(crate) fn input_images(images: &[&image::RgbImage]) -> Input {
     let ratio = |i: &image::RgbImage| i.width() as f32 / i.height().max(1) as f32;
     let widest = images.iter().map(|i| ratio(i)).fold(1.0f32, f32::max);
     let width = ((HEIGHT as f32 * widest).ceil() as usize).clamp(HEIGHT, MAX_WIDTH);
-    let mut input = NdTensor::<f32, 4>::zeros([images.len(), 3, HEIGHT, width]);
+    let mut input = Input::zeros([images.len(), 3, HEIGHT, width]);
     for (k, image) in images.iter().enumerate() {
         let w = ((HEIGHT as f32 * ratio(image)).ceil() as u32).clamp(1, width as u32);
         let line = image::imageops::resize(
@@ -36,7 +36,7 @@ pub(crate) fn input_images(images: &[&image::RgbImage]) -> NdTensor<f32, 4> {
         );
         for (x, y, p) in line.enumerate_pixels() {
             for c in 0..3 {
-                input[[k, c, y as usize, x as usize]] = f32::from(p[c]) / 127.5 - 1.0;
+                input.set(k, c, y as usize, x as usize, f32::from(p[c]) / 127.5 - 1.0);
             }
         }
     }
