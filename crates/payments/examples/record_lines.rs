@@ -24,6 +24,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("{}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         eprintln!("cannot read {}", dir.display());
         return ExitCode::FAILURE;

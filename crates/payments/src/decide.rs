@@ -17,17 +17,25 @@ pub struct Decision {
 pub const DECISIONS: &[Decision] = &[
     Decision {
         field: Field::Amount,
-        order: &["paid-amount label", "headline amount"],
-        agree: &["paid-amount label", "headline amount"],
+        order: &["paid-amount label", "headline amount", "slip amount in RMB"],
+        agree: &["paid-amount label", "headline amount", "slip amount in RMB"],
     },
     Decision {
         field: Field::Date,
-        order: &["payment-time label", "refund-time label"],
+        order: &[
+            "payment-time label",
+            "refund-time label",
+            "slip date or time line",
+        ],
         agree: &[],
     },
     Decision {
         field: Field::Time,
-        order: &["payment-time label", "refund-time label"],
+        order: &[
+            "payment-time label",
+            "refund-time label",
+            "slip date or time line",
+        ],
         agree: &[],
     },
     Decision {

@@ -25,7 +25,7 @@ pub struct Layout {
 
 impl Layout {
     pub fn new(page: &Page) -> Self {
-        let mut lines = deskewed(page);
+        let mut lines = crate::spaced::joined(deskewed(page));
         lines.sort_by(|a, b| a.cy().total_cmp(&b.cy()).then(a.x0.cmp(&b.x0)));
         let cells: Vec<Cell> = lines
             .into_iter()
@@ -52,16 +52,11 @@ impl Layout {
         self.all.contains(word)
     }
 
-    /// The lines sharing line `i`'s row (vertical overlap of at least 70% of the shorter
-    /// line: boxes are padded, so lines stacked close overlap a little), left to right, `i` included.
+    /// The lines sharing line `i`'s row ([`Line::shares_row`]), left to right, `i` included.
     pub fn row(&self, i: usize) -> Vec<usize> {
         let a = &self.cells[i].line;
         let mut row: Vec<usize> = (0..self.cells.len())
-            .filter(|&j| {
-                let b = &self.cells[j].line;
-                let overlap = a.y1.min(b.y1).saturating_sub(a.y0.max(b.y0));
-                overlap * 10 >= a.height().min(b.height()).max(1) * 7
-            })
+            .filter(|&j| a.shares_row(&self.cells[j].line))
             .collect();
         row.sort_by_key(|&j| self.cells[j].line.x0);
         row

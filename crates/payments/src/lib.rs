@@ -25,6 +25,7 @@ mod readers;
 mod recognize;
 mod record;
 mod screen;
+mod spaced;
 mod text;
 
 pub use decide::{DECISIONS, Decided, Decision};

@@ -38,6 +38,13 @@ impl Line {
     pub fn height(&self) -> u32 {
         self.y1.saturating_sub(self.y0)
     }
+
+    /// Whether the two lines share a row: they overlap vertically by at least 70% of the
+    /// shorter one's height (boxes are padded, so lines stacked close overlap a little).
+    pub fn shares_row(&self, other: &Line) -> bool {
+        let overlap = self.y1.min(other.y1).saturating_sub(self.y0.max(other.y0));
+        overlap * 10 >= self.height().min(other.height()).max(1) * 7
+    }
 }
 
 impl From<pp_ocr::TextLine> for Line {

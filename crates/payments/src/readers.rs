@@ -126,12 +126,20 @@ pub const READERS: &[Reader] = &[
         read: headline_amount,
     },
     Reader {
+        rule: "slip amount in RMB",
+        read: slip_rmb_amount,
+    },
+    Reader {
         rule: "payment-time label",
         read: paid_time_label,
     },
     Reader {
         rule: "refund-time label",
         read: refund_time_label,
+    },
+    Reader {
+        rule: "slip date or time line",
+        read: slip_date_line,
     },
     Reader {
         rule: "card label",
@@ -231,6 +239,45 @@ fn push_date_time(value: &str, out: &mut Vec<(Field, String)>) {
         out.push((Field::Time, dt.time));
     } else if let Some(t) = date::find_time(value) {
         out.push((Field::Time, t));
+    }
+}
+
+/// A slip prints its amount after the currency code (`金额 AMOUNT: RMB 135.64`): the
+/// amount is read from there even when the label was not.
+fn slip_rmb_amount(l: &Layout, screen: ScreenType, out: &mut Vec<(Field, String)>) {
+    if screen != ScreenType::PosSlip {
+        return;
+    }
+    for c in &l.cells {
+        if let Some((_, after)) = c.compact.rsplit_once("RMB")
+            && let Some(a) = amount::parse_value(after)
+        {
+            out.push((Field::Amount, domain::format_cents(a.cents)));
+        }
+    }
+}
+
+/// A slip's line that is nothing but a date and time, a date, or a time (its label printed
+/// apart and lost): a slip shows one transaction's moment, so such lines are its date and
+/// time (several that differ leave the field empty).
+fn slip_date_line(l: &Layout, screen: ScreenType, out: &mut Vec<(Field, String)>) {
+    if screen != ScreenType::PosSlip {
+        return;
+    }
+    for c in &l.cells {
+        // With separators: eight bare digits are a terminal or batch number as often as a day.
+        if c.compact
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || "-/.:".contains(ch))
+            && c.compact.contains(['-', '/', '.', ':'])
+        {
+            if let Some(dt) = date::find_date_time(&c.text) {
+                out.push((Field::Date, dt.date.to_string()));
+                out.push((Field::Time, dt.time));
+            } else if let Some(t) = date::find_time(&c.text) {
+                out.push((Field::Time, t));
+            }
+        }
     }
 }
 

@@ -164,3 +164,47 @@ fn pages_without_a_payment_made() {
         "payment or collection code"
     );
 }
+
+#[test]
+fn a_slip_with_letter_spaced_labels_reads_its_amount_and_moment() {
+    // 日 and 时 were lost by detection; 金 stands apart from `额RMB135.64`.
+    check(
+        "be_pos_slip_01",
+        ScreenType::PosSlip,
+        &[
+            ("amount", "135.64", "paid-amount label"),
+            ("date", "2024/07/20", "slip date or time line"),
+            ("time", "07:48:55", "slip date or time line"),
+            ("card_last4", "2943", "card label"),
+        ],
+    );
+}
+
+#[test]
+fn a_slip_label_spaced_into_single_characters_is_read_whole() {
+    // 日 期, 时 间 and 卡 号 come one character per line.
+    check(
+        "be_pos_slip_11",
+        ScreenType::PosSlip,
+        &[
+            ("amount", "825.00", "paid-amount label"),
+            ("date", "2025/12/23", "payment-time label"),
+            ("time", "12:11:05", "payment-time label"),
+            ("card_last4", "1167", "card label"),
+            ("order_no", "128438404761", "slip reference number"),
+        ],
+    );
+}
+
+#[test]
+fn a_slip_amount_is_read_after_its_currency_when_the_label_is_garbled() {
+    // The label came out as `金客` and `额RMB44.79`.
+    check(
+        "be_pos_slip_02",
+        ScreenType::PosSlip,
+        &[
+            ("amount", "44.79", "slip amount in RMB"),
+            ("date", "2024/04/03", "slip date or time line"),
+        ],
+    );
+}
