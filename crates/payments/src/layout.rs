@@ -104,8 +104,9 @@ impl Layout {
         alone.then_some(j)
     }
 
-    /// A card value cut by the screen's width (`中国工商银行信用卡(0` over `705)`,
-    /// `退回中国农业银行信用卡` over `(0218)`) with the line below it that completes it.
+    /// A value cut by the screen's width with the line below it that completes it: a card
+    /// (`中国工商银行信用卡(0` over `705)`, `退回中国农业银行信用卡` over `(0218)`), or a long
+    /// number (an order number of 28 digits) run on under its own left or right edge.
     fn wrapped(&self, value: String, line: usize) -> String {
         let Some(j) = self.below(line) else {
             return value;
@@ -113,7 +114,15 @@ impl Layout {
         let next = &self.cells[j].compact;
         let open = value.matches('(').count() > value.matches(')').count() && next.contains(')');
         let tail = value.ends_with('卡') && next.starts_with('(') && next.ends_with(')');
-        if (open || tail) && !opens_with_label(next) {
+        let (a, b) = (&self.cells[line].line, &self.cells[j].line);
+        let number = |s: &str| s.chars().all(|c| c.is_ascii_alphanumeric());
+        // Alone in its whole row: a number beside a label is that label's value.
+        let runs_on = value.len() >= 12
+            && number(&value)
+            && number(next)
+            && (a.x0.abs_diff(b.x0) <= a.height() || a.x1.abs_diff(b.x1) <= a.height())
+            && self.row(j).len() == 1;
+        if (open || tail || runs_on) && !opens_with_label(next) {
             format!("{value}{next}")
         } else {
             value
@@ -295,6 +304,28 @@ mod tests {
             (552, 718, 799, 763, "621700******8234/C"),
         ]));
         assert_eq!(l.labelled(&["卡号"])[0], "621700******8234/C");
+    }
+
+    #[test]
+    fn a_long_number_runs_on_under_its_edge() {
+        let l = Layout::new(&page(&[
+            (39, 1714, 221, 1791, "订单号"),
+            (379, 1724, 1181, 1781, "20250508220080034364936816"),
+            (370, 1794, 449, 1870, "35"),
+            (366, 1951, 967, 2015, "T202505089667529701"),
+            (48, 1952, 331, 2014, "商家订单号"),
+        ]));
+        assert_eq!(l.labelled(&["订单号"]), ["2025050822008003436493681635"]);
+        assert_eq!(l.labelled(&["商家订单号"]), ["T202505089667529701"]);
+        // Right-aligned values wrap under their right edge.
+        let l = Layout::new(&page(&[
+            (68, 1288, 203, 1344, "订单号"),
+            (382, 1293, 1008, 1336, "202506082200301914516825711"),
+            (984, 1359, 1008, 1390, "7"),
+            (71, 1480, 285, 1534, "商家订单号"),
+            (568, 1484, 1012, 1533, "T202506082091743080"),
+        ]));
+        assert_eq!(l.labelled(&["订单号"]), ["2025060822003019145168257117"]);
     }
 
     #[test]
