@@ -62,16 +62,55 @@ impl Layout {
         row
     }
 
-    /// The lines right of line `i` in its row, joined with spaces.
+    /// The English gloss printed under label `i` (`交易金额` over `Amount`): the next line
+    /// below, starting at the label's left edge, of Latin letters only.
+    fn gloss_below(&self, i: usize) -> Option<usize> {
+        let a = &self.cells[i].line;
+        let j = self.below_any(i)?;
+        let b = &self.cells[j].line;
+        let letters = self.cells[j]
+            .compact
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '.' | ':'));
+        (letters && b.x0.abs_diff(a.x0) <= a.height() && b.y0 <= a.y1 + a.height() / 2).then_some(j)
+    }
+
+    /// The nearest line starting below the middle of line `i` and overlapping it
+    /// horizontally.
+    fn below_any(&self, i: usize) -> Option<usize> {
+        let a = &self.cells[i].line;
+        (i + 1..self.cells.len())
+            .filter(|&j| {
+                let b = &self.cells[j].line;
+                b.y0 >= a.y0 + a.height() / 2 && b.x0 < a.x1 && b.x1 > a.x0
+            })
+            .min_by_key(|&j| self.cells[j].line.y0)
+    }
+
+    /// The lines right of line `i` in its row, joined with spaces. A label with its English
+    /// gloss under it spans both lines: its value is set against the pair.
     pub fn right_of(&self, i: usize) -> Option<(String, usize)> {
         // Boxes are padded: a value set close to its label may overlap the label's box.
         let a = &self.cells[i].line;
         let x = (a.x0 + a.x1) / 2;
-        let right: Vec<usize> = self
-            .row(i)
-            .into_iter()
-            .filter(|&j| j != i && self.cells[j].line.x0 > x)
-            .collect();
+        let right: Vec<usize> = match self.gloss_below(i) {
+            Some(g) => {
+                let mut span = a.clone();
+                span.y1 = self.cells[g].line.y1;
+                let mut right: Vec<usize> = (0..self.cells.len())
+                    .filter(|&j| {
+                        let b = &self.cells[j].line;
+                        j != i && j != g && b.x0 > x && b.y0 >= span.y0 && b.y1 <= span.y1
+                    })
+                    .collect();
+                right.sort_by_key(|&j| self.cells[j].line.x0);
+                if right.is_empty() { self.row(i) } else { right }
+            }
+            None => self.row(i),
+        }
+        .into_iter()
+        .filter(|&j| j != i && self.cells[j].line.x0 > x)
+        .collect();
         let first = *right.first()?;
         let text = right
             .iter()
@@ -102,6 +141,19 @@ impl Layout {
             .into_iter()
             .all(|k| k == j || self.cells[k].line.x1 <= a.x0);
         alone.then_some(j)
+    }
+
+    /// The value under label `i` in a grid of label-over-value cells (`交易日期 交易时间`
+    /// over `2024.06.19 11:44:49`): the nearest line below overlapping the label, within
+    /// one and a half line heights, in a row that holds no label.
+    fn column_below(&self, i: usize) -> Option<usize> {
+        let a = &self.cells[i].line;
+        let j = self.below_any(i)?;
+        let values_only = self
+            .row(j)
+            .into_iter()
+            .all(|k| !opens_with_label(&self.cells[k].compact));
+        (self.cells[j].line.y0 <= a.y1 + a.height() * 3 / 2 && values_only).then_some(j)
     }
 
     /// A value cut by the screen's width with the line below it that completes it: a card
@@ -139,11 +191,16 @@ impl Layout {
             let Some(rest) = after_label(&cell.compact, labels) else {
                 continue;
             };
+            // A label beside a lone label (a grid of label-over-value cells) has no value
+            // there.
+            let right = self
+                .right_of(i)
+                .filter(|(value, _)| !is_bare_label(&crate::text::compact(value)));
             if !rest.is_empty() {
                 out.push(rest);
-            } else if let Some((value, line)) = self.right_of(i) {
+            } else if let Some((value, line)) = right {
                 out.push(self.wrapped(value, line));
-            } else if let Some(j) = self.below(i)
+            } else if let Some(j) = self.below(i).or_else(|| self.column_below(i))
                 && after_label(&self.cells[j].compact, labels).is_none()
             {
                 out.push(self.cells[j].text.clone());
@@ -215,6 +272,13 @@ fn english_first(compact: &str) -> String {
     compact.to_owned()
 }
 
+/// Whether `compact` is a label of the vocabulary and nothing else (but a colon).
+fn is_bare_label(compact: &str) -> bool {
+    let compact = english_first(compact);
+    let compact = compact.trim_end_matches(':');
+    crate::labels::vocabulary().any(|l| compact == l)
+}
+
 /// Whether a label of the vocabulary opens `compact`.
 pub fn opens_with_label(compact: &str) -> bool {
     let compact = &english_first(compact);
@@ -237,8 +301,8 @@ pub fn after_label(compact: &str, labels: &[&'static str]) -> Option<String> {
     if let Some(inner) = rest.strip_prefix(['(', '['])
         && let Some(end) = inner.find([')', ']'])
     {
-        // Only an ASCII gloss, not a value in brackets.
-        if inner[..end].is_ascii() {
+        // Only an ASCII gloss or the unit (`(元)`), not a value in brackets.
+        if inner[..end].is_ascii() || &inner[..end] == "元" {
             rest = &inner[end + 1..];
         }
     }
@@ -326,6 +390,33 @@ mod tests {
             (568, 1484, 1012, 1533, "T202506082091743080"),
         ]));
         assert_eq!(l.labelled(&["订单号"]), ["2025060822003019145168257117"]);
+    }
+
+    #[test]
+    fn a_grid_of_labels_over_values_reads_by_column() {
+        let l = Layout::new(&page(&[
+            (268, 699, 438, 759, "交易日期"),
+            (806, 699, 978, 759, "交易时间"),
+            (236, 767, 473, 822, "2024.06.19"),
+            (800, 766, 987, 826, "11:44:49"),
+            (581, 881, 666, 938, "卡号"),
+        ]));
+        assert_eq!(l.labelled(&["交易日期"]), ["2024.06.19"]);
+        assert_eq!(l.labelled(&["交易时间"]), ["11:44:49"]);
+    }
+
+    #[test]
+    fn a_value_set_against_a_label_and_its_english_gloss() {
+        let l = Layout::new(&page(&[
+            (49, 579, 233, 638, "交易金额"),
+            (963, 606, 1201, 667, "CNY 124.00"),
+            (45, 639, 214, 693, "Amount"),
+            (49, 755, 230, 815, "交易时间"),
+            (698, 783, 1195, 840, "2025年11月28日22:16:21"),
+            (47, 815, 273, 870, "Date / Time"),
+        ]));
+        assert_eq!(l.labelled(&["交易金额"]), ["CNY 124.00"]);
+        assert_eq!(l.labelled(&["交易时间"]), ["2025年11月28日22:16:21"]);
     }
 
     #[test]

@@ -223,13 +223,19 @@ pub fn headline_index(l: &Layout) -> Option<usize> {
 }
 
 /// What may sit on the amount's row without making the amount a row's value: a status
-/// pill (`交易成功`), the currency (`元`), a logo's letter.
+/// pill (`交易成功`), the currency (`元`), a logo's letter, or on its left the payee's name
+/// beside its logo (a name holds no digit and is no label).
 fn pill_beside(l: &Layout, i: usize) -> bool {
+    let amount = &l.cells[i].line;
     l.row(i).into_iter().filter(|&j| j != i).all(|j| {
         let c = &l.cells[j].compact;
+        let name = l.cells[j].line.x1 <= amount.x0
+            && !c.chars().any(|ch| ch.is_ascii_digit())
+            && !crate::layout::opens_with_label(c);
         status_of(c).is_some()
             || matches!(c.as_str(), "元" | "CNY" | "RMB" | "人民币")
             || c.chars().count() == 1
+            || name
     })
 }
 
