@@ -18,14 +18,61 @@ pub fn read_page(engine: &pp_ocr::Engine, path: &Path) -> Result<Page, PaymentsE
 /// The lines of a decoded image.
 pub fn read_image(engine: &pp_ocr::Engine, image: &DynamicImage) -> Result<Page, PaymentsError> {
     let rgb = on_white(image);
-    let lines = engine
+    let ocr = |e: pp_ocr::OcrError| PaymentsError::Ocr(e.to_string());
+    let mut lines: Vec<Line> = engine
         .read(&rgb)
-        .map_err(|e| PaymentsError::Ocr(e.to_string()))?;
+        .map_err(ocr)?
+        .into_iter()
+        .map(Line::from)
+        .collect();
+    if pp_ocr::detection_scale(rgb.width(), rgb.height()) < 1.0 {
+        reread_headline(engine, &rgb, &mut lines).map_err(ocr)?;
+    }
     Ok(Page {
         width: rgb.width(),
         height: rgb.height(),
-        lines: lines.into_iter().map(Line::from).collect(),
+        lines,
     })
+}
+
+/// The tallest line that reads as an amount (the headline amount, the field that matters
+/// most) read again from its row at full resolution. A reduced detection can miss glyphs of
+/// a big bold amount (`-4,843.00` seen as `843.00`: a wrong amount, not an empty one); at
+/// full size it sees them. The row is a thin band, so this costs little.
+fn reread_headline(
+    engine: &pp_ocr::Engine,
+    rgb: &RgbImage,
+    lines: &mut [Line],
+) -> Result<(), pp_ocr::OcrError> {
+    let is_amount = |l: &Line| {
+        crate::amount::parse_value(&crate::text::compact(&crate::text::normalize(&l.text)))
+            .is_some()
+    };
+    let Some(line) = lines
+        .iter_mut()
+        .filter(|l| is_amount(l))
+        .max_by_key(|l| l.height())
+    else {
+        return Ok(());
+    };
+    let pad = line.height() / 2;
+    let top = line.y0.saturating_sub(pad);
+    let bottom = (line.y1 + pad).min(rgb.height());
+    if bottom <= top {
+        return Ok(());
+    }
+    let band = image::imageops::crop_imm(rgb, 0, top, rgb.width(), bottom - top).to_image();
+    let found = engine.read_document(&band, band.width().max(band.height()))?;
+    // The band's line over the old one, reading as an amount too.
+    let best = found
+        .into_iter()
+        .map(|t| Line::from(t).shifted(top))
+        .filter(|t| t.x0 < line.x1 && t.x1 > line.x0 && line.shares_row(t) && is_amount(t))
+        .max_by_key(|t| t.x1 - t.x0);
+    if let Some(best) = best {
+        *line = best;
+    }
+    Ok(())
 }
 
 /// The image as RGB with any transparency laid over white, as a phone shows it.

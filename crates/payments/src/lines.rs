@@ -39,6 +39,13 @@ impl Line {
         self.y1.saturating_sub(self.y0)
     }
 
+    /// The line moved down by `dy` pixels (a line read from a band of the image).
+    pub fn shifted(mut self, dy: u32) -> Self {
+        self.y0 += dy;
+        self.y1 += dy;
+        self
+    }
+
     /// Whether the two lines share a row: they overlap vertically by at least 70% of the
     /// shorter one's height (boxes are padded, so lines stacked close overlap a little).
     pub fn shares_row(&self, other: &Line) -> bool {

@@ -18,7 +18,7 @@ pub(crate) const FULL_SIZE: u32 = 1800;
 /// forwarded at 720 px) is read at full size: reduced, its small print's boxes lost their
 /// edges, and a slip's card number lost the digit after its stars (8 of 14 slips read
 /// whole at 960 px, 14 of 14 at full size).
-fn scale(w: u32, h: u32) -> f32 {
+pub fn scale(w: u32, h: u32) -> f32 {
     let long = w.max(h).max(1);
     if long <= FULL_SIZE {
         1.0

@@ -12,5 +12,6 @@ mod error;
 mod recognize;
 mod runtime;
 
+pub use detect::scale as detection_scale;
 pub use engine::{Engine, TextLine, models_dir};
 pub use error::OcrError;
