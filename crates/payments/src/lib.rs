@@ -9,6 +9,7 @@
 //! [`match_payments`] pairs records with invoices by amount, date window and payee name.
 
 mod amount;
+mod background;
 pub mod bounded_image;
 mod card;
 mod date;

@@ -412,10 +412,14 @@ fn reference_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     }
 }
 
+/// The status a whole line says. A tick or a pill's edge before the word is read as a mark
+/// (`√交易成功`, `）交易成功`): leading marks are not part of the line's words.
 fn status_of(compact: &str) -> Option<&'static str> {
+    let words =
+        compact.trim_start_matches(|c: char| !(c.is_alphanumeric() || crate::text::is_cjk(c)));
     STATUS_WORDS
         .iter()
-        .find(|(w, _)| compact == *w)
+        .find(|(w, _)| words == *w)
         .map(|(_, s)| *s)
 }
 

@@ -70,6 +70,11 @@ impl Recognizer {
 pub fn read_lines(file: &str, page: Page) -> Recognition {
     let layout = Layout::new(&page);
     let (screen, screen_rule) = screen::detect(&layout);
+    let layout = if screen == ScreenType::PosSlip {
+        Layout::new(&crate::background::without_surface(&page))
+    } else {
+        layout
+    };
     let decided: Vec<Decided> = if screen == ScreenType::NoPayment {
         Vec::new()
     } else {
