@@ -87,6 +87,53 @@ impl Layout {
             .min_by_key(|&j| self.cells[j].line.y0)
     }
 
+    /// The compact text of a row's pieces, left to right. Where two pieces' boxes overlap
+    /// and the characters under the overlap are the same at the end of the first and the
+    /// start of the second, they are one glyph read in both boxes (`********6` and `6591`
+    /// for `********6591`); boxes are padded, so an overlap alone proves nothing.
+    pub fn joined_row(&self, row: &[usize]) -> String {
+        self.joined(row, false)
+    }
+
+    /// As [`Self::joined_row`], with each piece's normalised text (spaces kept) when
+    /// `spaced`, the pieces then joined by a space.
+    fn joined(&self, row: &[usize], spaced: bool) -> String {
+        let text = |i: usize| {
+            let c = &self.cells[i];
+            if spaced {
+                c.text.trim()
+            } else {
+                c.compact.as_str()
+            }
+        };
+        let mut out = String::new();
+        for (k, &i) in row.iter().enumerate() {
+            let cell = &self.cells[i];
+            let chars: Vec<char> = text(i).chars().collect();
+            let mut keep = chars.len();
+            if let Some(&next) = row.get(k + 1) {
+                let (a, b) = (&cell.line, &self.cells[next].line);
+                let glyphs = cell.compact.chars().count().max(1);
+                let width = a.x1.saturating_sub(a.x0) as f32 / glyphs as f32;
+                let overlap = a.x1.saturating_sub(b.x0.max(a.x0)) as f32;
+                let under = if width > 0.0 && b.x0 > a.x0 {
+                    ((overlap / width).round() as usize).min(keep)
+                } else {
+                    0
+                };
+                let next_chars: Vec<char> = text(next).chars().collect();
+                if under > 0 && next_chars.starts_with(&chars[keep - under..]) {
+                    keep -= under;
+                }
+            }
+            if spaced && k > 0 {
+                out.push(' ');
+            }
+            out.extend(&chars[..keep]);
+        }
+        out
+    }
+
     /// The lines right of line `i` in its row, joined with spaces. A label with its English
     /// gloss under it spans both lines: its value is set against the pair.
     pub fn right_of(&self, i: usize) -> Option<(String, usize)> {
@@ -112,12 +159,7 @@ impl Layout {
         .filter(|&j| j != i && self.cells[j].line.x0 > x)
         .collect();
         let first = *right.first()?;
-        let text = right
-            .iter()
-            .map(|&j| self.cells[j].text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-        Some((text, first))
+        Some((self.joined(&right, true), first))
     }
 
     /// The line right below line `i`: the nearest line starting below its middle, within
@@ -417,6 +459,22 @@ mod tests {
         ]));
         assert_eq!(l.labelled(&["交易金额"]), ["CNY 124.00"]);
         assert_eq!(l.labelled(&["交易时间"]), ["2025年11月28日22:16:21"]);
+    }
+
+    #[test]
+    fn a_glyph_read_in_two_overlapping_pieces_counts_once() {
+        let l = Layout::new(&page(&[
+            (73, 1048, 224, 1112, "6200"),
+            (214, 1046, 590, 1099, "********6"),
+            (558, 1047, 702, 1111, "6591"),
+        ]));
+        assert_eq!(l.joined_row(&l.row(0)), "6200********6591");
+        // Padded boxes overlap too: different characters are not one glyph.
+        let l = Layout::new(&page(&[
+            (104, 810, 242, 868, "6200"),
+            (212, 805, 686, 869, "********9497"),
+        ]));
+        assert_eq!(l.joined_row(&l.row(0)), "6200********9497");
     }
 
     #[test]

@@ -321,7 +321,7 @@ fn card_number_line(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
         if seen.contains(&row) {
             continue;
         }
-        let joined: String = row.iter().map(|&j| l.cells[j].compact.as_str()).collect();
+        let joined = l.joined_row(&row);
         seen.push(row);
         let only_card = joined
             .chars()
