@@ -101,7 +101,7 @@ fn bank_card_number_in_groups_read_as_separate_lines() {
         "a_bank_card_01",
         ScreenType::BankCard,
         &[
-            ("amount", "387.00", "headline amount"),
+            ("amount", "387.00", "paid-amount label"),
             ("card_last4", "1028", "card number line"),
         ],
     );
