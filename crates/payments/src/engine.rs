@@ -63,14 +63,26 @@ fn reread_headline(
     }
     let band = image::imageops::crop_imm(rgb, 0, top, rgb.width(), bottom - top).to_image();
     let found = engine.read_document(&band, band.width().max(band.height()))?;
-    // The band's line over the old one, reading as an amount too.
-    let best = found
+    // The band's lines over the old one, left to right, when together they read as an
+    // amount. Only the text changes: the box stays as the page's detection drew it, so
+    // that heights still compare with the page's other lines.
+    let mut over: Vec<Line> = found
         .into_iter()
         .map(|t| Line::from(t).shifted(top))
-        .filter(|t| t.x0 < line.x1 && t.x1 > line.x0 && line.shares_row(t) && is_amount(t))
-        .max_by_key(|t| t.x1 - t.x0);
-    if let Some(best) = best {
-        *line = best;
+        .filter(|t| t.x0 < line.x1 && t.x1 > line.x0 && line.shares_row(t))
+        .collect();
+    over.sort_by_key(|t| t.x0);
+    let text = over
+        .iter()
+        .map(|t| t.text.trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let reread = Line {
+        text,
+        ..line.clone()
+    };
+    if is_amount(&reread) {
+        *line = reread;
     }
     Ok(())
 }
