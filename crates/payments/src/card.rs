@@ -109,10 +109,10 @@ pub fn parse_card(s: &str) -> CardInfo {
         ..CardInfo::default()
     };
     let tokens = tokens(&compact);
-    if let Some(token) = tokens
-        .iter()
-        .find(|t| t.chars().any(is_mask) || t.len() >= 13)
-    {
+    // A number holds digits: a lone `·` between a bank and 尾号 is punctuation.
+    if let Some(token) = tokens.iter().find(|t| {
+        t.chars().any(|c| c.is_ascii_digit()) && (t.chars().any(is_mask) || t.len() >= 13)
+    }) {
         let tail: String = token
             .chars()
             .rev()
@@ -189,6 +189,7 @@ mod tests {
         // A misread full number fails the check and gives nothing.
         assert_eq!(read("6200 0000 0000 9411"), t("", "", ""));
         assert_eq!(read("招商银行 尾号1234"), t("招商银行", "1234", ""));
+        assert_eq!(read("中国银行·尾号6742"), t("中国银行", "6742", ""));
         assert_eq!(read("零钱"), t("", "", ""));
         assert_eq!(read("中国工商银行储蓄卡"), t("中国工商银行", "", ""));
     }

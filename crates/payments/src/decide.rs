@@ -40,8 +40,8 @@ pub const DECISIONS: &[Decision] = &[
     },
     Decision {
         field: Field::CardLast4,
-        order: &["card label", "card number line"],
-        agree: &["card label", "card number line"],
+        order: &["card label", "card number line", "bank card tail number"],
+        agree: &["card label", "card number line", "bank card tail number"],
     },
     Decision {
         field: Field::CardNumber,
@@ -54,6 +54,7 @@ pub const DECISIONS: &[Decision] = &[
             "card label",
             "issuer label",
             "card number line",
+            "bank card tail number",
             "bank named in the title",
         ],
         agree: &[],

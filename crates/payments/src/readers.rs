@@ -150,6 +150,10 @@ pub const READERS: &[Reader] = &[
         read: card_number_line,
     },
     Reader {
+        rule: "bank card tail number",
+        read: card_tail,
+    },
+    Reader {
         rule: "issuer label",
         read: issuer_label,
     },
@@ -341,6 +345,20 @@ fn issuer_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
 }
 
 /// A bank app names its bank at the top: a line above the amount that is only a bank name.
+/// A bank's card named by its tail number anywhere on the page (`中国银行·尾号6742` under a
+/// bank app's title): the line must name a bank, so a phone's tail number (`手机尾号`) is
+/// not taken for a card's.
+fn card_tail(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
+    for c in &l.cells {
+        let marked = ["尾号", "末四位", "后四位", "尾数"]
+            .iter()
+            .any(|m| c.compact.contains(m));
+        if marked && card::find_bank(&c.compact).is_some() && !c.compact.contains("手机") {
+            push_card(card::parse_card(&c.compact), out);
+        }
+    }
+}
+
 fn title_bank(l: &Layout, screen: ScreenType, out: &mut Vec<(Field, String)>) {
     if screen != ScreenType::BankCard {
         return;
