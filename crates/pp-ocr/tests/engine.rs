@@ -70,13 +70,19 @@ fn every_fixture_gives_its_labelled_amount() {
             continue;
         };
         let image = image::open(&path).unwrap().to_rgb8();
-        let text: String = engine
-            .read(&image)
-            .unwrap()
-            .iter()
-            .map(|l| l.text.clone())
-            .collect();
+        let text_of = |lines: Vec<pp_ocr::TextLine>| -> String {
+            lines.iter().map(|l| l.text.clone()).collect()
+        };
         let digits = |s: &str| s.replace(',', "");
+        let mut text = text_of(engine.read(&image).unwrap());
+        // A page detected reduced may lose a glyph of a big amount (alipay_bill_06's
+        // `-4,843.00`); the screenshot reader then re-reads that row at full size.
+        if !digits(&text).contains(&digits(amount))
+            && pp_ocr::detection_scale(image.width(), image.height()) < 1.0
+        {
+            let long = image.width().max(image.height());
+            text = text_of(engine.read_document(&image, long).unwrap());
+        }
         assert!(
             digits(&text).contains(&digits(amount)),
             "{}: {amount} not in {text}",
