@@ -34,7 +34,7 @@ pub const PAID_TIME_LABELS: &[&str] = &[
     "日期",
     "DATE",
 ];
-pub const REFUND_TIME_LABELS: &[&str] = &["退款时间"];
+pub const REFUND_TIME_LABELS: &[&str] = &["退款时间", "退款到账时间"];
 pub const CARD_LABELS: &[&str] = &[
     "付款方式",
     "支付方式",
@@ -42,6 +42,7 @@ pub const CARD_LABELS: &[&str] = &[
     "交易卡号",
     "卡号",
     "退款方式",
+    "退款路径",
     "付款银行卡",
     "银行卡",
     "CARDNO.",
