@@ -223,6 +223,21 @@ impl Layout {
         }
     }
 
+    /// For each line that opens with one of `labels` and holds some of its value, that value
+    /// with the rest of the row joined (`卡号6200` beside `********2441`): a card number
+    /// whose first group was read glued to its label and the rest as pieces of its own.
+    pub fn labelled_with_row(&self, labels: &[&'static str]) -> Vec<String> {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, cell)| {
+                let rest = after_label(&cell.compact, labels).filter(|r| !r.is_empty())?;
+                let (right, _) = self.right_of(i)?;
+                Some(format!("{rest} {right}"))
+            })
+            .collect()
+    }
+
     /// Every value `labels` point at. A line that starts with a label (longest label first)
     /// gives what follows the label on the line (after an English gloss in brackets and a
     /// colon); a label alone gives the rest of its row, else the line below it when that
@@ -475,6 +490,16 @@ mod tests {
             (212, 805, 686, 869, "********9497"),
         ]));
         assert_eq!(l.joined_row(&l.row(0)), "6200********9497");
+    }
+
+    #[test]
+    fn a_value_glued_to_its_label_takes_the_rest_of_its_row() {
+        let l = Layout::new(&page(&[
+            (223, 370, 439, 428, "卡号6200"),
+            (420, 362, 817, 427, "）********2441"),
+        ]));
+        assert_eq!(l.labelled(&["卡号"]), ["6200"]);
+        assert_eq!(l.labelled_with_row(&["卡号"]), ["6200 )********2441"]);
     }
 
     #[test]

@@ -310,8 +310,20 @@ fn push_card(info: card::CardInfo, out: &mut Vec<(Field, String)>) {
 }
 
 fn card_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
-    for f in l.labelled(CARD_LABELS) {
-        push_card(card::parse_card(&f), out);
+    let values = l.labelled(CARD_LABELS);
+    let whole = values.iter().any(|v| !card::parse_card(v).last4.is_empty());
+    for f in &values {
+        push_card(card::parse_card(f), out);
+    }
+    // A number cut after its first group, glued to the label (`卡号6200`), and the rest
+    // beside it: read together when the label's own value gave no card.
+    if !whole {
+        for f in l.labelled_with_row(CARD_LABELS) {
+            let info = card::parse_card(&f);
+            if !info.last4.is_empty() {
+                push_card(info, out);
+            }
+        }
     }
 }
 
