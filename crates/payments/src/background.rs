@@ -10,7 +10,7 @@ use crate::text;
 const SHORT: usize = 2;
 
 fn chars(line: &Line) -> usize {
-    text::compact(&text::normalize(&line.text)).chars().count()
+    text::folded_compact(&line.text).chars().count()
 }
 
 /// The page without the short lines that lie wholly left or right of the slip's text.

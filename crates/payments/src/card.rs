@@ -149,13 +149,16 @@ fn tokens(compact: &str) -> Vec<String> {
     out
 }
 
+/// Words before a card's last four digits (`尾号1234`).
+pub const TAIL_MARKERS: [&str; 4] = ["尾号", "末四位", "后四位", "尾数"];
+
 /// `(1234)` or `尾号1234`, `末四位1234`: four digits a card word or brackets mark.
 fn marked_tail(compact: &str) -> Option<String> {
     let four = |s: &str| {
         let d: String = s.chars().take_while(char::is_ascii_digit).collect();
         (d.len() == 4).then_some(d)
     };
-    for marker in ["尾号", "末四位", "后四位", "尾数"] {
+    for marker in TAIL_MARKERS {
         if let Some((_, rest)) = compact.split_once(marker) {
             return four(rest.trim_start_matches([':', '为']));
         }

@@ -44,10 +44,8 @@ fn reread_headline(
     rgb: &RgbImage,
     lines: &mut [Line],
 ) -> Result<(), pp_ocr::OcrError> {
-    let is_amount = |l: &Line| {
-        crate::amount::parse_value(&crate::text::compact(&crate::text::normalize(&l.text)))
-            .is_some()
-    };
+    let is_amount =
+        |l: &Line| crate::amount::parse_value(&crate::text::folded_compact(&l.text)).is_some();
     let Some(line) = lines
         .iter_mut()
         .filter(|l| is_amount(l))

@@ -147,7 +147,7 @@ impl Layout {
                 let mut right: Vec<usize> = (0..self.cells.len())
                     .filter(|&j| {
                         let b = &self.cells[j].line;
-                        j != i && j != g && b.x0 > x && b.y0 >= span.y0 && b.y1 <= span.y1
+                        j != g && b.y0 >= span.y0 && b.y1 <= span.y1
                     })
                     .collect();
                 right.sort_by_key(|&j| self.cells[j].line.x0);
@@ -250,12 +250,13 @@ impl Layout {
             };
             // A label beside a lone label (a grid of label-over-value cells) has no value
             // there.
-            let right = self
-                .right_of(i)
-                .filter(|(value, _)| !is_bare_label(&crate::text::compact(value)));
+            let right = || {
+                self.right_of(i)
+                    .filter(|(value, _)| !is_bare_label(&crate::text::compact(value)))
+            };
             if !rest.is_empty() {
                 out.push(rest);
-            } else if let Some((value, line)) = right {
+            } else if let Some((value, line)) = right() {
                 out.push(self.wrapped(value, line));
             } else if let Some(j) = self.below(i).or_else(|| self.column_below(i))
                 && after_label(&self.cells[j].compact, labels).is_none()

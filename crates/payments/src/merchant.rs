@@ -19,7 +19,7 @@ const NOISE: &[&str] = &[
 
 /// The name reduced to what identifies the payee.
 pub fn normalize_name(name: &str) -> String {
-    let mut s = text::compact(&text::normalize(name));
+    let mut s = text::folded_compact(name);
     // Bracketed parts: `(普通合伙)`, `(北京)`, `(中国)`.
     while let Some(open) = s.find('(') {
         match s[open..].find(')') {

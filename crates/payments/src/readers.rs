@@ -310,10 +310,14 @@ fn push_card(info: card::CardInfo, out: &mut Vec<(Field, String)>) {
 }
 
 fn card_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
-    let values = l.labelled(CARD_LABELS);
-    let whole = values.iter().any(|v| !card::parse_card(v).last4.is_empty());
-    for f in &values {
-        push_card(card::parse_card(f), out);
+    let cards: Vec<card::CardInfo> = l
+        .labelled(CARD_LABELS)
+        .iter()
+        .map(|v| card::parse_card(v))
+        .collect();
+    let whole = cards.iter().any(|c| !c.last4.is_empty());
+    for info in cards {
+        push_card(info, out);
     }
     // A number cut after its first group, glued to the label (`卡号6200`), and the rest
     // beside it: read together when the label's own value gave no card.
@@ -356,21 +360,19 @@ fn issuer_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     }
 }
 
-/// A bank app names its bank at the top: a line above the amount that is only a bank name.
 /// A bank's card named by its tail number anywhere on the page (`中国银行·尾号6742` under a
 /// bank app's title): the line must name a bank, so a phone's tail number (`手机尾号`) is
 /// not taken for a card's.
 fn card_tail(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for c in &l.cells {
-        let marked = ["尾号", "末四位", "后四位", "尾数"]
-            .iter()
-            .any(|m| c.compact.contains(m));
+        let marked = card::TAIL_MARKERS.iter().any(|m| c.compact.contains(m));
         if marked && card::find_bank(&c.compact).is_some() && !c.compact.contains("手机") {
             push_card(card::parse_card(&c.compact), out);
         }
     }
 }
 
+/// A bank app names its bank at the top: a line above the amount that is only a bank name.
 fn title_bank(l: &Layout, screen: ScreenType, out: &mut Vec<(Field, String)>) {
     if screen != ScreenType::BankCard {
         return;

@@ -11,18 +11,24 @@ use crate::text;
 /// The farthest a piece may lie from the next, in line heights.
 const GAP: u32 = 3;
 
-/// A line of one or two ideographs: what a letter-spaced label falls into.
+/// The number of ideographs of a line of one or two ideographs: what a letter-spaced label
+/// falls into.
+fn piece_len(line: &Line) -> Option<usize> {
+    let t = text::folded_compact(&line.text);
+    let n = t.chars().count();
+    ((1..=2).contains(&n) && t.chars().all(text::is_cjk)).then_some(n)
+}
+
 fn is_piece(line: &Line) -> bool {
-    let t = text::compact(&text::normalize(&line.text));
-    (1..=2).contains(&t.chars().count()) && t.chars().all(text::is_cjk)
+    piece_len(line).is_some()
 }
 
 fn is_single(line: &Line) -> bool {
-    is_piece(line) && text::compact(&text::normalize(&line.text)).chars().count() == 1
+    piece_len(line) == Some(1)
 }
 
 fn starts_with_ideograph(line: &Line) -> bool {
-    text::compact(&text::normalize(&line.text))
+    text::folded_compact(&line.text)
         .chars()
         .next()
         .is_some_and(text::is_cjk)
@@ -69,7 +75,7 @@ pub(crate) fn joined(mut lines: Vec<Line>) -> Vec<Line> {
         let Some(len) = (2..=run.len()).rev().find(|&len| {
             let part = &run[..len];
             part.iter().any(|&k| is_single(&lines[k]))
-                && opens_with_label(&text::compact(&text::normalize(&concat(&lines, part))))
+                && opens_with_label(&text::folded_compact(&concat(&lines, part)))
         }) else {
             continue;
         };

@@ -46,6 +46,11 @@ pub fn compact(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// [`normalize`]d, then [`compact`]ed: the form labels and values are compared in.
+pub fn folded_compact(s: &str) -> String {
+    compact(&normalize(s))
+}
+
 /// Whether `c` is a CJK ideograph.
 pub fn is_cjk(c: char) -> bool {
     matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}')
