@@ -124,11 +124,7 @@ pub(crate) fn input(image: &image::RgbImage, long_side: Option<u32>) -> Input {
     let (rw, rh) = (side(w), side(h));
     let small = image::imageops::resize(image, rw, rh, image::imageops::FilterType::Triangle);
     let mut input = Input::zeros([1, 3, rh as usize, rw as usize]);
-    for (x, y, p) in small.enumerate_pixels() {
-        for c in 0..3 {
-            input.set(0, c, y as usize, x as usize, f32::from(p[c]) / 127.5 - 1.0);
-        }
-    }
+    input.put_image(0, &small);
     input
 }
 

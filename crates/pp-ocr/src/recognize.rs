@@ -34,11 +34,7 @@ pub(crate) fn input_images(images: &[&image::RgbImage]) -> Input {
             HEIGHT as u32,
             image::imageops::FilterType::Triangle,
         );
-        for (x, y, p) in line.enumerate_pixels() {
-            for c in 0..3 {
-                input.set(k, c, y as usize, x as usize, f32::from(p[c]) / 127.5 - 1.0);
-            }
-        }
+        input.put_image(k, &line);
     }
     input
 }

@@ -55,9 +55,16 @@ impl Input {
         }
     }
 
-    pub(crate) fn set(&mut self, n: usize, c: usize, y: usize, x: usize, value: f32) {
-        let [_, cs, h, w] = self.shape;
-        self.data[((n * cs + c) * h + y) * w + x] = value;
+    /// Puts `image` (no larger than the input) at batch index `n`, top left, its three
+    /// channels scaled to [-1, 1], as both PP-OCR models were trained.
+    pub(crate) fn put_image(&mut self, n: usize, image: &image::RgbImage) {
+        let [_, channels, h, w] = self.shape;
+        for (x, y, p) in image.enumerate_pixels() {
+            for c in 0..3 {
+                let at = ((n * channels + c) * h + y as usize) * w + x as usize;
+                self.data[at] = f32::from(p[c]) / 127.5 - 1.0;
+            }
+        }
     }
 }
 
