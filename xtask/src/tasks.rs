@@ -32,6 +32,8 @@ fn cargo(args: &[&str]) -> anyhow::Result<()> {
 
 /// `cargo xtask run`: the service on 127.0.0.1:8080 with its data in ./data.
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
+    // `cargo xtask run -- --addr …` (the README's form) hands the `--` on too.
+    let extra = extra.strip_prefix(&["--".to_owned()]).unwrap_or(extra);
     ensure_system_packages()?;
     // Screenshots are read offline by these models; without them every screenshot fails.
     crate::models::ensure_models()?;
