@@ -12,10 +12,11 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("invoice-qr", &["pdf-text"]),
     ("classify", &["domain"]),
     ("agent", &["domain"]),
-    ("docgen", &[]),
+    ("child-lifetime", &[]),
+    ("docgen", &["child-lifetime"]),
     ("llm", &["domain"]),
     ("payments", &["domain", "pp-ocr"]),
-    ("finance-bot", &["domain"]),
+    ("finance-bot", &["domain", "child-lifetime"]),
     ("extraction", &["domain", "pdf-text", "invoice-qr"]),
     ("page-ocr", &["extraction", "pp-ocr"]),
     ("session-store", &["domain"]),
@@ -48,7 +49,7 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("actix-http", &["http-api"]),
     ("actix-server", &["http-api"]),
     ("httparse", &["http-api"]),
-    ("rustix", &["finance-bot", "docgen"]),
+    ("rustix", &["finance-bot", "child-lifetime"]),
     ("thirtyfour", &["finance-bot"]),
     ("reqwest", &["llm"]),
     ("ort", &["pp-ocr"]),
@@ -164,9 +165,8 @@ fn domain_uses_only_serde() {
     );
 }
 
-/// Where `unsafe` may be allowed: tesseract's C API, and the one `pre_exec` that arms
-/// LibreOffice's parent-death signal.
-const UNSAFE_ALLOWED: [&str; 1] = ["crates/docgen/src/lifetime.rs"];
+/// Where `unsafe` may be allowed: the one `pre_exec` that arms a child's parent-death signal.
+const UNSAFE_ALLOWED: [&str; 1] = ["crates/child-lifetime/src/lib.rs"];
 
 #[test]
 fn unsafe_code_is_allowed_only_where_documented() {
