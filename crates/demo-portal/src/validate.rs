@@ -184,16 +184,32 @@ impl Messages {
         }
     }
 
-    fn pdfs<'a>(&mut self, files: impl Iterator<Item = &'a ReceivedFile>) {
+    /// Invoice attachments: PDF, or the OFD and XML files 数电 invoices are issued as.
+    fn invoice_files<'a>(&mut self, files: impl Iterator<Item = &'a ReceivedFile>) {
         for file in files {
             if file.bytes.is_empty() {
                 self.0.push(format!("附件为空：{}", file.name));
-            } else if !file.name.to_lowercase().ends_with(".pdf")
-                || !file.bytes.starts_with(b"%PDF-")
-            {
-                self.0.push(format!("附件不是PDF文件：{}", file.name));
+            } else if !is_invoice_file(&file.name, &file.bytes) {
+                self.0
+                    .push(format!("附件不是PDF、OFD或XML电子发票文件：{}", file.name));
             }
         }
+    }
+}
+
+/// Whether the name's extension and the content agree on a PDF, an OFD (a zip archive) or
+/// an XML invoice.
+fn is_invoice_file(name: &str, bytes: &[u8]) -> bool {
+    let name = name.to_lowercase();
+    if name.ends_with(".pdf") {
+        bytes.starts_with(b"%PDF-")
+    } else if name.ends_with(".ofd") {
+        bytes.starts_with(b"PK\x03\x04")
+    } else if name.ends_with(".xml") {
+        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        text.trim_ascii_start().starts_with(b"<")
+    } else {
+        false
     }
 }
 
@@ -246,9 +262,9 @@ pub(crate) fn general(
     m.repeated_numbers(form.rows.iter().map(|r| r.invoice_number.as_str()));
     let pdfs: Vec<&ReceivedFile> = files.iter().filter(|f| f.field == INVOICE_FILES).collect();
     if pdfs.is_empty() {
-        m.0.push("请上传发票PDF附件（至少一个）".to_owned());
+        m.0.push("请上传发票附件（至少一个）".to_owned());
     }
-    m.pdfs(pdfs.into_iter());
+    m.invoice_files(pdfs.into_iter());
     for file in files.iter().filter(|f| f.field == OUTBOUND_FILE) {
         let name = file.name.to_lowercase();
         if !(name.ends_with(".doc") || name.ends_with(".docx")) {
@@ -293,7 +309,7 @@ pub(crate) fn travel(form: &TravelForm, sent: usize, files: &[ReceivedFile]) -> 
         m.amount(n, "金额", &row.amount);
     }
     m.repeated_numbers(form.rows.iter().map(|r| r.invoice_number.as_str()));
-    m.pdfs(files.iter().filter(|f| f.field == ATTACHMENT_FILES));
+    m.invoice_files(files.iter().filter(|f| f.field == ATTACHMENT_FILES));
     m.0
 }
 
@@ -403,7 +419,7 @@ mod tests {
                 "第1行：刷卡金额与发票金额不符",
                 "第2行：金额必须大于0",
                 "第2行：发票号码重复（与第1行相同）",
-                "请上传发票PDF附件（至少一个）",
+                "请上传发票附件（至少一个）",
                 "出库单必须是Word文件（.doc或.docx）：出库单.pdf",
             ]
         );

@@ -269,17 +269,17 @@ fn invalid_cases() -> Vec<(&'static str, Input, &'static str)> {
         (
             "no invoice pdf",
             general().without_files("invoice-files"),
-            "请上传发票PDF附件（至少一个）",
+            "请上传发票附件（至少一个）",
         ),
         (
             "not a pdf",
             general().with_file("invoice-files", "scan.png", b"\x89PNG\r\n".to_vec()),
-            "附件不是PDF文件：scan.png",
+            "附件不是PDF、OFD或XML电子发票文件：scan.png",
         ),
         (
             "pdf name but not pdf",
             general().with_file("invoice-files", "fake.pdf", b"hello".to_vec()),
-            "附件不是PDF文件：fake.pdf",
+            "附件不是PDF、OFD或XML电子发票文件：fake.pdf",
         ),
         (
             "empty pdf",
@@ -348,11 +348,8 @@ async fn all_problems_are_listed_at_once() {
         .set("amount-0", "0")
         .without_files("invoice-files");
     let page = portal.submit(FORM, &input).await;
-    for message in [
-        "报销人不能为空",
-        "第1行：金额必须大于0",
-        "请上传发票PDF附件",
-    ] {
+    for message in ["报销人不能为空", "第1行：金额必须大于0", "请上传发票附件"]
+    {
         assert!(page.body.contains(message), "missing {message}");
     }
 }

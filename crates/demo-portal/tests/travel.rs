@@ -140,7 +140,7 @@ async fn each_invalid_travel_submission_shows_its_message_and_stores_nothing() {
         ),
         (
             travel().with_file("attachment-files", "ticket.jpg", b"\xFF\xD8\xFF".to_vec()),
-            "附件不是PDF文件：ticket.jpg",
+            "附件不是PDF、OFD或XML电子发票文件：ticket.jpg",
         ),
     ];
     for (input, message) in cases {

@@ -1,10 +1,18 @@
 //! The browser's lifetime: a chromedriver child process (or a remote WebDriver such as Selenium
 //! Grid), one Chromium session with a throw-away profile, and a guard that closes both on
 //! success, failure, timeout and panic.
+//!
+//! Everything a local browser writes stays in its run directory (mode 0700, under the
+//! service's work dir): the profile, Chromium's temporary files (`TMPDIR` points there) and
+//! chromedriver's log, which is 0600 and kept at warning level because at info level it holds
+//! every command, the typed password included. chromedriver dies with the service (a
+//! parent-death signal), and [`reap_leftovers`] kills what a `kill -9` still left (Chromium,
+//! which carries the run directory in its environment) and removes the directories.
 
-use rustix::process::{Pid, Signal, kill_process, kill_process_group};
+use rustix::process::{Pid, Signal, kill_process_group};
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -13,8 +21,10 @@ use tempfile::TempDir;
 use thirtyfour::{ChromiumLikeCapabilities, DesiredCapabilities, WebDriver};
 
 /// Chromium switches every session gets. Without the background-networking ones Chromium's
-/// own connections are refused on a closed network and slow everything down.
-pub const CHROMIUM_ARGS: [&str; 10] = [
+/// own connections are refused on a closed network and slow everything down. No crash
+/// reporter: a crash dump holds the page's memory, the typed password included, and its
+/// handler outlives the browser outside the run directory.
+pub const CHROMIUM_ARGS: [&str; 12] = [
     "--no-sandbox",
     "--disable-gpu",
     "--disable-dev-shm-usage",
@@ -25,6 +35,8 @@ pub const CHROMIUM_ARGS: [&str; 10] = [
     "--disable-quic",
     "--no-default-browser-check",
     "--window-size=1366,1000",
+    "--disable-crash-reporter",
+    "--disable-breakpad",
 ];
 
 /// Where the WebDriver comes from.
@@ -48,6 +60,9 @@ impl Default for WebDriverTarget {
         }
     }
 }
+
+/// Prefix of the run directories browsers get in the work dir.
+const RUN_DIR_PREFIX: &str = "finance-bot-";
 
 /// How long a session may take to quit before the processes are killed outright.
 const QUIT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -160,7 +175,11 @@ impl Browser {
         if let Some(mut process) = self.process.take() {
             process.kill();
             if let Some(run_dir) = &self.run_dir {
-                kill_strays(run_dir.path());
+                // Gone before the caller frees its pool slot: the pool's bound is real.
+                child_lifetime::kill_marked_and_wait(
+                    &run_dir.path().display().to_string(),
+                    QUIT_TIMEOUT,
+                );
             }
         }
         if let Some(run_dir) = self.run_dir.take()
@@ -196,18 +215,32 @@ struct DriverProcess {
 }
 
 impl DriverProcess {
-    fn spawn(path: &Path, log: &Path, cwd: &Path) -> Result<Self, String> {
+    /// Starts chromedriver in `run_dir`, with Chromium's temporary files there too, and
+    /// records its pid for [`reap_leftovers`].
+    fn spawn(path: &Path, log: &Path, run_dir: &Path) -> Result<Self, String> {
         let port = free_port().map_err(|e| format!("找不到空闲端口：{e}"))?;
-        let child = Command::new(path)
+        create_private_log(log)?;
+        let temp = run_dir.join("tmp");
+        std::fs::create_dir(&temp).map_err(|e| format!("无法创建浏览器临时目录：{e}"))?;
+        let mut command = Command::new(path);
+        command
             .arg(format!("--port={port}"))
             .arg(format!("--log-path={}", log.display()))
-            .current_dir(cwd)
+            // At info level every command is logged with its arguments: typed text included.
+            .arg("--log-level=WARNING")
+            .current_dir(run_dir)
+            // Chromium inherits both: its temporary files stay in the run dir, and every
+            // process of it carries the run dir's path, by which a later start finds it.
+            .env("TMPDIR", &temp)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
+            .process_group(0);
+        let child = child_lifetime::spawn(command)
             .map_err(|e| format!("无法启动 chromedriver（{}）：{e}", path.display()))?;
+        if let Err(error) = child_lifetime::record(run_dir, child.id()) {
+            tracing::warn!("无法记录 chromedriver 进程号：{error}");
+        }
         Ok(Self {
             child,
             port,
@@ -271,7 +304,9 @@ impl Drop for DriverProcess {
 
 fn make_run_dir(work_dir: Option<&Path>) -> Result<TempDir, String> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix("finance-bot-");
+    builder
+        .prefix(RUN_DIR_PREFIX)
+        .permissions(std::fs::Permissions::from_mode(0o700));
     match work_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir)
@@ -281,6 +316,55 @@ fn make_run_dir(work_dir: Option<&Path>) -> Result<TempDir, String> {
         None => builder.tempdir(),
     }
     .map_err(|e| format!("无法创建浏览器临时目录：{e}"))
+}
+
+/// chromedriver's log, created readable by the service's user alone before chromedriver
+/// opens it (it keeps the mode of a file that exists).
+fn create_private_log(log: &Path) -> Result<(), String> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(log)
+        .map(drop)
+        .map_err(|e| format!("无法创建 chromedriver 日志：{e}"))
+}
+
+/// What [`reap_leftovers`] cleaned.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Reaped {
+    /// Browser processes (chromedriver, Chromium) killed.
+    pub processes: usize,
+    /// Run directories removed.
+    pub directories: usize,
+}
+
+/// Cleans what browsers of an earlier run of the service left in `work_dir` (the
+/// [`crate::BotOptions::work_dir`] it gave them): kills chromedriver and every Chromium
+/// process still carrying a run directory's path, then removes the directories. Call at
+/// start-up, before any submission.
+pub fn reap_leftovers(work_dir: &Path) -> Reaped {
+    let mut reaped = Reaped::default();
+    let Ok(entries) = std::fs::read_dir(work_dir) else {
+        return reaped;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(RUN_DIR_PREFIX));
+        if !ours || !path.is_dir() {
+            continue;
+        }
+        reaped.processes += usize::from(child_lifetime::kill_recorded(&path));
+        reaped.processes +=
+            child_lifetime::kill_marked_and_wait(&path.display().to_string(), QUIT_TIMEOUT);
+        if std::fs::remove_dir_all(&path).is_ok() {
+            reaped.directories += 1;
+        }
+    }
+    reaped
 }
 
 fn free_port() -> std::io::Result<u16> {
@@ -302,31 +386,6 @@ fn status_ready(port: u16) -> bool {
     let mut response = String::new();
     let _ = stream.read_to_string(&mut response);
     response.replace(' ', "").contains("\"ready\":true")
-}
-
-/// Kills any process still running with our profile directory on its command line (Chromium
-/// helpers that left the process group, should there be any).
-fn kill_strays(marker: &Path) {
-    let marker = marker.display().to_string();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-            .and_then(Pid::from_raw)
-        else {
-            continue;
-        };
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        if String::from_utf8_lossy(&cmdline).contains(&marker) {
-            let _ = kill_process(pid, Signal::KILL);
-        }
-    }
 }
 
 /// The first line of a WebDriver error, without stack traces.

@@ -36,13 +36,23 @@ pub async fn save_failure_screenshot(driver: &WebDriver, dir: &Path) -> Option<P
             dir.join(format!("submit-failure-{stamp}{suffix}.png"))
         })
         .find(|p| !p.exists())?;
-    match std::fs::write(&path, png) {
+    match write_whole(dir, &path, &png) {
         Ok(()) => Some(path),
         Err(e) => {
             tracing::warn!("无法保存截图 {}：{e}", path.display());
             None
         }
     }
+}
+
+/// Writes `bytes` to a hidden temp file beside `path` and renames it there, so a full disk
+/// leaves no truncated picture in the session, only an error.
+fn write_whole(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut temp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    std::io::Write::write_all(&mut temp, bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// `20261121-060305-123` (UTC), sortable and safe in file names.

@@ -50,7 +50,7 @@ pub struct Submission {
 /// Files to attach, as absolute paths.
 #[derive(Debug, Clone, Default)]
 pub struct SubmissionFiles {
-    /// The invoice PDFs (`files.invoices`, one path per line).
+    /// The invoice files as issued, PDF, OFD or XML (`files.invoices`, one path per line).
     pub invoices: Vec<PathBuf>,
     /// The outbound-stock document (`files.outbound_doc`, empty when there is none).
     pub outbound_doc: Option<PathBuf>,

@@ -63,7 +63,8 @@ struct SessionIo<'a> {
 
 impl AgentIo for SessionIo<'_> {
     fn record(&mut self, state: &AgentSessionState, events: &[Event]) {
-        if let Err(error) = self.session.write_json(AGENT_STATE_FILE, state) {
+        // Reserved: the state is how a client learns the agent's outcome, full disk or not.
+        if let Err(error) = self.session.write_json_reserved(AGENT_STATE_FILE, state) {
             let _ = self
                 .session
                 .log("ERROR", "agent", &format!("无法保存 Agent 状态：{error}"));
@@ -314,6 +315,21 @@ fn write_rows(
 /// job runs any more (the service stopped) is taken as failed.
 fn load(session: &Session) -> Option<AnyMachine> {
     read_agent_state(session).map(|state| AnyMachine::load(state).interrupted())
+}
+
+/// Settles the saved state of a session whose job a crash or restart cut off: a state with
+/// work in flight (extracting, ready, submitting) becomes `error` with the restart message,
+/// so `/api/agent/state` tells the truth. True when the state was changed.
+pub fn recover_agent_state(session: &Session) -> Result<bool, session_store::StoreError> {
+    let Some(state) = read_agent_state(session) else {
+        return Ok(false);
+    };
+    let settled = AnyMachine::load(state.clone()).interrupted();
+    if settled.data() == &state {
+        return Ok(false);
+    }
+    session.write_json_reserved(AGENT_STATE_FILE, settled.data())?;
+    Ok(true)
 }
 
 /// `/api/agent/process`: a fresh run (a new agent state, keeping what the user supplied

@@ -15,7 +15,7 @@ mod table;
 pub use agent::{
     AGENT_STATE_FILE, AgentRefusal, AgentSettings, TRAVEL_APPLICATIONS_FILE, agent_force_submit,
     agent_process, agent_supplement_files, agent_user_supplement, can_force_submit, can_supplement,
-    read_agent_state,
+    read_agent_state, recover_agent_state,
 };
 pub use document::{DocumentReport, DocumentSettings, regenerate_document};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};

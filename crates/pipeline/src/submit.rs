@@ -2,7 +2,7 @@
 
 use crate::document::{StoredRecord, load_records, row_as_record};
 use domain::{DocumentType, InvoiceKind, InvoiceRecord, SessionConfig};
-use finance_bot::{Bot, BotOptions, ClaimKind, FlowFile, Submission, SubmissionFiles};
+use finance_bot::{Bot, BotOptions, BrowserPool, ClaimKind, FlowFile, Submission, SubmissionFiles};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use session_store::{CsvTable, Session, utc_timestamp};
@@ -23,6 +23,8 @@ pub struct FinanceSettings {
     pub flow: PathBuf,
     /// Browser, timeouts and the portal's base URL; `screenshot_dir` is set per session.
     pub options: BotOptions,
+    /// The service's bound on browsers running at once.
+    pub browsers: BrowserPool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -119,10 +121,10 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
             continue;
         };
         let path = session.path().join(&file);
-        if file.to_ascii_lowercase().ends_with(".pdf")
-            && path.is_file()
-            && !invoices.contains(&path)
-        {
+        let lower = file.to_ascii_lowercase();
+        // The invoice as issued, whatever its format: 数电 invoices often come as OFD or XML.
+        let attachable = [".pdf", ".ofd", ".xml"].iter().any(|e| lower.ends_with(e));
+        if attachable && path.is_file() && !invoices.contains(&path) {
             invoices.push(path);
         }
     }
@@ -200,7 +202,19 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
         screenshot_dir: session.path().to_path_buf(),
         ..settings.options.clone()
     };
-    match Bot::submit(&flow, &prepared.submission, &options) {
+    let slot = settings.browsers.acquire(|running| {
+        let _ = session.log(
+            "INFO",
+            "bot",
+            &format!(
+                "已有 {running} 个提交在使用浏览器（上限 {}），排队等待空闲浏览器…",
+                settings.browsers.size()
+            ),
+        );
+    });
+    let submitted = Bot::submit(&flow, &prepared.submission, &options);
+    drop(slot);
+    match submitted {
         Ok(outcome) => {
             let claim_no = outcome.claim_no.clone().unwrap_or_default();
             let _ = session.log(

@@ -4,7 +4,7 @@ use crate::cli::ServeArgs;
 use crate::service_config::{DEFAULT_PASSWORD_ENV, ServiceConfig};
 use anyhow::Context;
 use docgen::{Converter, ConverterConfig};
-use finance_bot::{BotOptions, WebDriverTarget};
+use finance_bot::{BotOptions, BrowserPool, WebDriverTarget};
 use http_api::{AppState, SseSettings};
 use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
 use session_store::{Store, StoreOptions};
@@ -33,6 +33,15 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
             "closed runs cut off by the last shutdown"
         );
     }
+    for id in &recovered {
+        let settled = store
+            .session(id.as_str())
+            .map_err(|e| e.to_string())
+            .and_then(|session| pipeline::recover_agent_state(&session).map_err(|e| e.to_string()));
+        if let Err(error) = settled {
+            tracing::error!(session = %id, "cannot settle the agent state of a cut-off run: {error}");
+        }
+    }
     let defaults = config.session_defaults(std::env::var(DEFAULT_PASSWORD_ENV).ok());
     let sse = SseSettings {
         timeout: Duration::from_secs(args.sse_timeout_secs),
@@ -40,7 +49,7 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     };
     let converter = Arc::new(Converter::new(ConverterConfig {
         mode: config.document.convert_mode()?,
-        work_dir: Some(work_dir),
+        work_dir: Some(work_dir.clone()),
         ..ConverterConfig::default()
     }));
     warm_up_in_background(Arc::clone(&converter));
@@ -53,9 +62,10 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     }
     // Kept alive until the service stops; dropping it stops the portal.
     let portal = start_demo_portal(&args)?;
-    let finance = finance_settings(&config.finance, portal.as_ref());
+    let finance = finance_settings(&config.finance, portal.as_ref(), &work_dir);
     tracing::info!(
         flow = %finance.flow.display(),
+        browsers = finance.browsers.size(),
         portal = %finance.options.base_url.as_deref().unwrap_or("(the flow's base_url)"),
         "finance submission"
     );
@@ -87,21 +97,41 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     );
     let workers = args.workers;
     http_api::run(listener, state, workers)?;
+    // A submission or conversion still running when the server stopped dies with this
+    // process, but its browser (a grandchild) would not, and neither would their folders.
+    let browsers = finance_bot::reap_leftovers(&work_dir);
+    if browsers.processes > 0 {
+        tracing::warn!(
+            processes = browsers.processes,
+            "stopped the browsers of unfinished submissions"
+        );
+    }
     tracing::info!("reimburse stopped");
     Ok(())
 }
 
 /// Removes what a crash of the last run left: half-written uploads and files in the sessions,
-/// and the LibreOffice it started with its scratch folders.
+/// the LibreOffice it started with its scratch folders, and its browsers with their run
+/// folders.
 fn clean_crash_leftovers(store: &Store, work_dir: &std::path::Path) -> anyhow::Result<()> {
     let files = store.remove_crash_leftovers()?;
     let reaped = docgen::reap_leftovers(work_dir);
-    if files + reaped.processes + reaped.directories + reaped.pipes > 0 {
+    let browsers = finance_bot::reap_leftovers(work_dir);
+    if files
+        + reaped.processes
+        + reaped.directories
+        + reaped.pipes
+        + browsers.processes
+        + browsers.directories
+        > 0
+    {
         tracing::warn!(
             files,
             libreoffice_processes = reaped.processes,
             scratch_dirs = reaped.directories,
             pipes = reaped.pipes,
+            browser_processes = browsers.processes,
+            browser_dirs = browsers.directories,
             "removed what the last run left behind"
         );
     }
@@ -154,6 +184,7 @@ fn start_demo_portal(args: &ServeArgs) -> anyhow::Result<Option<demo_portal::Por
 fn finance_settings(
     config: &crate::service_config::Finance,
     portal: Option<&demo_portal::PortalThread>,
+    work_dir: &std::path::Path,
 ) -> FinanceSettings {
     let base_url = if config.base_url.is_empty() {
         portal.map(demo_portal::PortalThread::base_url)
@@ -176,7 +207,14 @@ fn finance_settings(
             webdriver,
             base_url,
             step_timeout: Duration::from_secs(config.step_timeout_secs.max(1)),
+            // The browser's profile, temporary files and log stay in the data dir, where the
+            // next start finds what a crash left (never in /tmp).
+            work_dir: Some(work_dir.to_path_buf()),
             ..BotOptions::default()
+        },
+        browsers: match config.max_browsers {
+            0 => BrowserPool::default(),
+            size => BrowserPool::new(size),
         },
     }
 }

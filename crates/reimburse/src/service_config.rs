@@ -92,6 +92,9 @@ pub struct Finance {
     pub chromium: PathBuf,
     /// Longest a single step may wait for the portal.
     pub step_timeout_secs: u64,
+    /// Browsers running at once; further submissions wait their turn. 0: fitted to the
+    /// machine (one per core, half a GiB of available memory each, at most 4).
+    pub max_browsers: usize,
 }
 
 impl Default for Finance {
@@ -103,6 +106,7 @@ impl Default for Finance {
             chromedriver: PathBuf::from("/usr/bin/chromedriver"),
             chromium: PathBuf::from("/usr/bin/chromium"),
             step_timeout_secs: 20,
+            max_browsers: 0,
         }
     }
 }

@@ -70,7 +70,7 @@ pub fn render(form: &GeneralForm, errors: &[String], departments: &[String]) -> 
 </fieldset>
 <fieldset><legend>附件</legend>
 <div class=\"grid\">
-<label for=\"invoice-files\" class=\"req\">发票PDF</label><div class=\"wide\"><input type=\"file\" id=\"invoice-files\" name=\"invoice-files\" multiple accept=\".pdf,application/pdf\"> <span class=\"muted\">可多选，每个文件不超过20MB</span></div>
+<label for=\"invoice-files\" class=\"req\">发票文件</label><div class=\"wide\"><input type=\"file\" id=\"invoice-files\" name=\"invoice-files\" multiple accept=\".pdf,.ofd,.xml\"> <span class=\"muted\">PDF、OFD或XML，可多选，每个文件不超过20MB</span></div>
 <label for=\"outbound-file\">出库单</label><div class=\"wide\"><input type=\"file\" id=\"outbound-file\" name=\"outbound-file\" accept=\".doc,.docx\"> <span class=\"muted\">耗材类报销请上传出库单（.doc）</span></div>
 </div>
 </fieldset>

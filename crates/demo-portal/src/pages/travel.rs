@@ -70,7 +70,7 @@ pub fn render(form: &TravelForm, errors: &[String]) -> String {
 </fieldset>
 <fieldset><legend>附件</legend>
 <div class=\"grid\">
-<label for=\"attachment-files\">票据PDF</label><div class=\"wide\"><input type=\"file\" id=\"attachment-files\" name=\"attachment-files\" multiple accept=\".pdf,application/pdf\"> <span class=\"muted\">车票、机票行程单、住宿发票等，可多选</span></div>
+<label for=\"attachment-files\">票据文件</label><div class=\"wide\"><input type=\"file\" id=\"attachment-files\" name=\"attachment-files\" multiple accept=\".pdf,.ofd,.xml\"> <span class=\"muted\">车票、机票行程单、住宿发票等，可多选</span></div>
 </div>
 </fieldset>
 <div class=\"actions\"><button type=\"submit\" id=\"submit-claim\">提交</button></div>

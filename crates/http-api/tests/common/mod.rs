@@ -10,7 +10,7 @@
 
 use docgen::Converter;
 use domain::SessionConfig;
-use finance_bot::BotOptions;
+use finance_bot::{BotOptions, BrowserPool};
 use futures_util::StreamExt;
 use http_api::{AppState, SseSettings};
 use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
@@ -47,6 +47,7 @@ pub fn finance(base_url: Option<String>) -> FinanceSettings {
             step_timeout: Duration::from_secs(15),
             ..BotOptions::default()
         },
+        browsers: BrowserPool::default(),
     }
 }
 

@@ -19,6 +19,8 @@ pub struct Server {
     pub child: Child,
     pub base: String,
     pub portal: String,
+    /// Every line the service logged so far (its stderr).
+    pub log: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl Drop for Server {
@@ -42,6 +44,12 @@ fn address_after(line: &str, marker: &str) -> Option<String> {
 /// Starts the binary with `--data-dir DATA_DIR` (as given: relative paths are relative to
 /// `cwd`) and waits for both addresses in its log.
 pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
+    start_with(cwd, data_dir, &[])
+}
+
+/// Like [`start_in`] with more arguments for `serve`; with `--no-portal` among them only the
+/// service's address is awaited.
+pub fn start_with(cwd: &Path, data_dir: &Path, extra: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
         .args([
             "serve",
@@ -52,6 +60,7 @@ pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
             "--data-dir",
         ])
         .arg(data_dir)
+        .args(extra)
         .current_dir(cwd)
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
@@ -61,6 +70,8 @@ pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
         .unwrap();
     let stderr = child.stderr.take().unwrap();
     let (sender, receiver) = std::sync::mpsc::channel();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let kept = std::sync::Arc::clone(&log);
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if let Some(address) = address_after(&line, "listening on http://") {
@@ -68,10 +79,14 @@ pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
             } else if let Some(address) = address_after(&line, "demo finance portal on ") {
                 let _ = sender.send(("portal", address));
             }
+            let mut kept = kept.lock().unwrap();
+            kept.push_str(&line);
+            kept.push('\n');
         }
     });
+    let want_portal = !extra.contains(&"--no-portal");
     let (mut base, mut portal) = (None, None);
-    while base.is_none() || portal.is_none() {
+    while base.is_none() || (want_portal && portal.is_none()) {
         let (what, address) = receiver
             .recv_timeout(Duration::from_secs(60))
             .expect("the server logs its addresses");
@@ -84,6 +99,7 @@ pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
         child,
         base: base.unwrap_or_default(),
         portal: portal.unwrap_or_default(),
+        log,
     }
 }
 
@@ -135,31 +151,34 @@ impl Server {
 
     /// Every event of the session's current run, up to and including `done`.
     pub async fn events_until_done(&self, id: &str) -> Vec<serde_json::Value> {
-        let response = reqwest::get(self.url(&format!("/api/logs/{id}")))
+        events_until_done_at(&self.base, id).await
+    }
+}
+
+/// Every event of the current run of session `id` of the service at `base`, up to `done`.
+pub async fn events_until_done_at(base: &str, id: &str) -> Vec<serde_json::Value> {
+    let response = reqwest::get(format!("{base}/api/logs/{id}")).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let mut body = response.bytes_stream();
+    let mut pending = String::new();
+    let mut events = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
+    loop {
+        let chunk = tokio::time::timeout_at(deadline, body.next())
             .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        let mut body = response.bytes_stream();
-        let mut pending = String::new();
-        let mut events = Vec::new();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
-        loop {
-            let chunk = tokio::time::timeout_at(deadline, body.next())
-                .await
-                .expect("done within 300 s");
-            let Some(chunk) = chunk else { return events };
-            pending.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
-            while let Some(end) = pending.find("\n\n") {
-                let frame: String = pending.drain(..end + 2).collect();
-                for line in frame.lines() {
-                    if let Some(data) = line.strip_prefix("data:")
-                        && let Ok(event) = serde_json::from_str::<serde_json::Value>(data.trim())
-                    {
-                        let done = event["type"] == "done";
-                        events.push(event);
-                        if done {
-                            return events;
-                        }
+            .expect("done within 300 s");
+        let Some(chunk) = chunk else { return events };
+        pending.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+        while let Some(end) = pending.find("\n\n") {
+            let frame: String = pending.drain(..end + 2).collect();
+            for line in frame.lines() {
+                if let Some(data) = line.strip_prefix("data:")
+                    && let Ok(event) = serde_json::from_str::<serde_json::Value>(data.trim())
+                {
+                    let done = event["type"] == "done";
+                    events.push(event);
+                    if done {
+                        return events;
                     }
                 }
             }
