@@ -49,7 +49,7 @@ pub enum DocError {
     LibreOfficeMissing(String),
 
     /// LibreOffice ran but did not produce the document.
-    #[error("文档转换失败：{0}")]
+    #[error("文档转换失败：{}", without_file_urls(.0))]
     ConversionFailed(String),
 
     /// LibreOffice did not finish in time and was killed.
@@ -57,7 +57,7 @@ pub enum DocError {
     ConversionTimeout { seconds: u64 },
 
     /// Writing a result file failed.
-    #[error("写入文件失败（{}）：{source}", path.display())]
+    #[error("{}", write_failure(path, source))]
     Write {
         path: PathBuf,
         source: std::io::Error,
@@ -69,4 +69,86 @@ pub enum DocError {
         what: &'static str,
         source: std::io::Error,
     },
+}
+
+/// `text` with each `file://` URL (LibreOffice names files by them, percent-encoded, so no
+/// path filter downstream recognises them) cut to the file's own name.
+fn without_file_urls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("file://") {
+        out.push_str(&rest[..start]);
+        let url = &rest[start..];
+        let end = url
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | '）' | ',' | '，'))
+            .unwrap_or(url.len());
+        let last = url[..end].rsplit('/').next().unwrap_or_default();
+        out.push_str(&percent_decoded(last));
+        rest = &url[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A failed write, named by the file alone; a full disk said plainly.
+fn write_failure(path: &std::path::Path, source: &std::io::Error) -> String {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    if source.kind() == std::io::ErrorKind::StorageFull || source.raw_os_error() == Some(28) {
+        format!("磁盘空间不足，无法写入 {name}：请清理数据目录所在的磁盘后重试")
+    } else {
+        format!("写入文件失败（{name}）：{source}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_urls_become_file_names() {
+        let error = DocError::ConversionFailed(
+            "Could not save file:///data/tmp/docgen-1/%E5%87%BA%E5%BA%93%E5%8D%95.doc (io)".into(),
+        );
+        assert_eq!(
+            error.to_string(),
+            "文档转换失败：Could not save 出库单.doc (io)"
+        );
+    }
+
+    #[test]
+    fn a_full_disk_names_the_file_only() {
+        let error = DocError::Write {
+            path: "/data/sessions/x/易耗品、出库单.doc".into(),
+            source: std::io::Error::from(std::io::ErrorKind::StorageFull),
+        };
+        assert_eq!(
+            error.to_string(),
+            "磁盘空间不足，无法写入 易耗品、出库单.doc：请清理数据目录所在的磁盘后重试"
+        );
+    }
 }

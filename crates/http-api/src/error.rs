@@ -55,6 +55,9 @@ pub enum ApiError {
     BodyTooLarge(usize),
     #[error("请求体接收超时：{0} 秒内未收到数据")]
     BodyTimeout(u64),
+    /// The store's own message: it names the file, never where the data dir lives.
+    #[error("{0}")]
+    DiskFull(String),
     #[error("服务器内部错误")]
     Internal(String),
 }
@@ -81,6 +84,7 @@ impl ResponseError for ApiError {
             Self::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             Self::Busy => StatusCode::CONFLICT,
+            Self::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -133,6 +137,7 @@ impl From<StoreError> for ApiError {
             StoreError::EmptyFile => Self::EmptyFile,
             StoreError::TooLarge { limit } => Self::TooLarge(limit.div_ceil(1024 * 1024)),
             StoreError::Csv { file, message } => Self::TableRead(format!("{file}: {message}")),
+            full @ StoreError::DiskFull { .. } => Self::DiskFull(full.to_string()),
             other => Self::Internal(other.to_string()),
         }
     }
@@ -172,6 +177,20 @@ mod tests {
         assert_eq!(
             ApiError::TooLarge(50).status_code(),
             StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+
+    #[test]
+    fn a_full_disk_is_said_plainly() {
+        let error = ApiError::from(StoreError::DiskFull {
+            path: "/data/sessions/x/invoice_summary.csv".into(),
+        });
+        assert_eq!(error.status_code(), StatusCode::INSUFFICIENT_STORAGE);
+        let text = error.to_string();
+        assert!(text.starts_with("磁盘空间不足"), "{text}");
+        assert!(
+            text.contains("invoice_summary.csv") && !text.contains("/data"),
+            "{text}"
         );
     }
 

@@ -18,9 +18,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
             .write(true)
             .create_new(true)
             .open(&temp)
-            .map_err(StoreError::io(&temp))?;
-        file.write_all(bytes).map_err(StoreError::io(&temp))?;
-        file.sync_all().map_err(StoreError::io(&temp))?;
+            .map_err(StoreError::io(path))?;
+        // Errors name the file being replaced, not the hidden temp file.
+        file.write_all(bytes).map_err(StoreError::io(path))?;
+        file.sync_all().map_err(StoreError::io(path))?;
         fs::rename(&temp, path).map_err(StoreError::io(path))?;
         sync_dir(dir);
         Ok(())

@@ -18,6 +18,12 @@ pub enum StoreError {
     TooLarge { limit: u64 },
     #[error("empty file")]
     EmptyFile,
+    /// The disk (or the user's quota) is full: said plainly, for the person who can free it.
+    #[error(
+        "磁盘空间不足，无法写入 {}：请清理数据目录所在的磁盘后重试",
+        file_name(path)
+    )]
+    DiskFull { path: PathBuf },
     #[error("io error on {path}: {source}")]
     Io {
         path: PathBuf,
@@ -32,9 +38,35 @@ pub enum StoreError {
     Secret(String),
 }
 
+/// ENOSPC and EDQUOT on Linux.
+const NO_SPACE: [i32; 2] = [28, 122];
+
 impl StoreError {
+    /// An IO error on `path`; a full disk becomes [`StoreError::DiskFull`].
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
-        move |source| Self::Io { path, source }
+        move |source| {
+            let full = source.kind() == std::io::ErrorKind::StorageFull
+                || source.kind() == std::io::ErrorKind::QuotaExceeded
+                || source
+                    .raw_os_error()
+                    .is_some_and(|code| NO_SPACE.contains(&code));
+            if full {
+                Self::DiskFull { path }
+            } else {
+                Self::Io { path, source }
+            }
+        }
     }
+
+    /// Whether this is a full disk.
+    pub fn is_disk_full(&self) -> bool {
+        matches!(self, Self::DiskFull { .. })
+    }
+}
+
+/// The file's own name: messages never say where the data dir lives.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
 }

@@ -53,6 +53,7 @@ impl LogFile {
 
 /// Appends one line with a single `write` on an O_APPEND descriptor, so concurrent writers
 /// never interleave inside a line and a reader never sees half a record followed by another.
+/// A write the full disk cut short is taken back, so the log never holds half a record.
 pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
     let mut record = String::with_capacity(line.len() + 1);
     record.push_str(line);
@@ -62,8 +63,22 @@ pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
         .append(true)
         .open(path)
         .map_err(StoreError::io(path))?;
-    file.write_all(record.as_bytes())
-        .map_err(StoreError::io(path))
+    let before = file.metadata().map_err(StoreError::io(path))?.len();
+    file.write_all(record.as_bytes()).map_err(|error| {
+        take_back(&file, before);
+        StoreError::io(path)(error)
+    })
+}
+
+/// Cuts off what a failed append left after `before`, unless another writer appended since
+/// (then the log is theirs to grow, and a reader skips an incomplete line anyway).
+fn take_back(file: &std::fs::File, before: u64) {
+    let Ok(now) = file.metadata().map(|m| m.len()) else {
+        return;
+    };
+    if now > before {
+        let _ = file.set_len(before);
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ mod config_file;
 mod error;
 mod event_log;
 mod jobs;
+mod reserve;
 mod run;
 mod secret;
 mod session;

@@ -87,6 +87,8 @@ impl Session {
             offsets,
             finished: false,
         };
+        // Space freed since the last full disk is taken back first.
+        self.reserve().replenish();
         self.write_run(&info)?;
         Ok(info)
     }
@@ -96,7 +98,7 @@ impl Session {
         let text = self.relative_paths(&result.to_string());
         let result: serde_json::Value =
             serde_json::from_str(&text).unwrap_or_else(|_| result.clone());
-        self.write_json(RESULT_FILE, &result)?;
+        self.write_json_reserved(RESULT_FILE, &result)?;
         if let Some(mut info) = self.current_run()? {
             info.finished = true;
             self.write_run(&info)?;
@@ -127,7 +129,8 @@ impl Session {
             file: RUN_FILE.into(),
             message: e.to_string(),
         })?;
-        write_atomic(&self.path().join(RUN_FILE), &bytes)
+        let path = self.path().join(RUN_FILE);
+        self.reserve().write_with(|| write_atomic(&path, &bytes))
     }
 }
 

@@ -1,6 +1,7 @@
 //! One session directory: its files, logs, configuration and uploads.
 
 use crate::event_log::{LogFile, append_line};
+use crate::reserve::Reserve;
 use crate::{
     CONFIG_FILE, SecretKey, StoreError, UploadSink, config_file, utc_timestamp, write_atomic,
 };
@@ -26,16 +27,29 @@ pub struct Session {
     path: PathBuf,
     key: SecretKey,
     max_upload_bytes: u64,
+    reserve: Reserve,
 }
 
 impl Session {
-    pub(crate) fn new(id: SessionId, path: PathBuf, key: SecretKey, max_upload_bytes: u64) -> Self {
+    pub(crate) fn new(
+        id: SessionId,
+        path: PathBuf,
+        key: SecretKey,
+        max_upload_bytes: u64,
+        reserve: Reserve,
+    ) -> Self {
         Self {
             id,
             path,
             key,
             max_upload_bytes,
+            reserve,
         }
+    }
+
+    /// The data dir's reserved space, for the writes that end a job.
+    pub(crate) fn reserve(&self) -> &Reserve {
+        &self.reserve
     }
 
     pub fn id(&self) -> &SessionId {
@@ -164,6 +178,16 @@ impl Session {
         write_atomic(&path, &bytes)
     }
 
+    /// Writes a JSON document that must land even on a full disk (the state a client reads
+    /// to learn how a job ended): it may draw on the data dir's reserved space.
+    pub fn write_json_reserved(
+        &self,
+        name: &str,
+        value: &impl Serialize,
+    ) -> Result<(), StoreError> {
+        self.reserve.write_with(|| self.write_json(name, value))
+    }
+
     /// Reads a JSON document; `None` when absent.
     pub fn read_json(&self, name: &str) -> Result<Option<serde_json::Value>, StoreError> {
         read_json_at(&self.file_path(name)?, name)
@@ -200,9 +224,12 @@ impl Session {
         config_file::read(&self.path.join(CONFIG_FILE), None)
     }
 
-    /// Writes config.json with the password encrypted.
+    /// Writes config.json with the password encrypted. It is what the person typed and is
+    /// written before a job starts, so it may draw on the reserved space like a job's end.
     pub fn write_config(&self, config: &SessionConfig) -> Result<(), StoreError> {
-        config_file::write(&self.path.join(CONFIG_FILE), &self.key, config)
+        let path = self.path.join(CONFIG_FILE);
+        self.reserve
+            .write_with(|| config_file::write(&path, &self.key, config))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The data dir: creating and opening sessions, and start-up recovery.
 
+use crate::reserve::Reserve;
 use crate::{SecretKey, Session, StoreError, run};
 use domain::SessionId;
 use std::fs;
@@ -26,6 +27,7 @@ pub struct Store {
     sessions_dir: PathBuf,
     key: SecretKey,
     options: StoreOptions,
+    reserve: Reserve,
 }
 
 impl Store {
@@ -40,6 +42,7 @@ impl Store {
             sessions_dir,
             key,
             options,
+            reserve: Reserve::open(&data_dir),
         })
     }
 
@@ -70,7 +73,13 @@ impl Store {
     }
 
     fn session_at(&self, id: SessionId, path: PathBuf) -> Session {
-        Session::new(id, path, self.key.clone(), self.options.max_upload_bytes)
+        Session::new(
+            id,
+            path,
+            self.key.clone(),
+            self.options.max_upload_bytes,
+            self.reserve.clone(),
+        )
     }
 
     /// The data dir (absolute).

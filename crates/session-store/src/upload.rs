@@ -75,7 +75,7 @@ impl UploadSink {
             source: std::io::Error::other("upload already finished"),
         })?;
         file.write_all(chunk)
-            .map_err(StoreError::io(&self.temp_path))
+            .map_err(StoreError::io(self.dir.join(&self.name)))
     }
 
     /// Checks and publishes the upload; returns the final file name.
@@ -87,7 +87,8 @@ impl UploadSink {
             return Err(StoreError::ContentMismatch(self.name.clone()));
         }
         if let Some(file) = self.file.take() {
-            file.sync_all().map_err(StoreError::io(&self.temp_path))?;
+            file.sync_all()
+                .map_err(StoreError::io(self.dir.join(&self.name)))?;
         }
         let final_name = self.link_under_free_name()?;
         let _ = fs::remove_file(&self.temp_path);
