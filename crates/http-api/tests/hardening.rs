@@ -88,6 +88,74 @@ async fn heads_actix_cannot_parse_get_json_errors() {
     }
 }
 
+/// The security headers (lower-cased `name: value` lines) of a response head.
+fn security_lines(head: &str) -> Vec<String> {
+    let mut lines: Vec<String> = head
+        .lines()
+        .filter(|line| {
+            [
+                "x-content-type-options:",
+                "x-frame-options:",
+                "referrer-policy:",
+                "cross-origin-resource-policy:",
+                "content-security-policy:",
+            ]
+            .iter()
+            .any(|name| line.starts_with(name))
+        })
+        .map(str::to_owned)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[tokio::test]
+async fn front_door_refusals_carry_the_security_headers_of_routed_responses() {
+    let app = spawn_app().await;
+    let routed = raw(
+        &app.base,
+        b"GET /api/files/nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    )
+    .await;
+    assert_eq!(routed.status, 404, "{}", routed.head);
+    let expected = security_lines(&routed.head);
+    assert_eq!(expected.len(), 5, "{}", routed.head);
+
+    let long_target = format!(
+        "GET /{} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "a".repeat(10 * 1024)
+    );
+    let big_head = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {}\r\n\r\n",
+        "c".repeat(40 * 1024)
+    );
+    let cases: Vec<(Vec<u8>, u16)> = vec![
+        (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400),
+        // A head that never ends: the front door's 10 s.
+        (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".to_vec(), 408),
+        (
+            b"POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .to_vec(),
+            411,
+        ),
+        (long_target.into_bytes(), 414),
+        (big_head.into_bytes(), 431),
+    ];
+    let answers =
+        futures_util::future::join_all(cases.iter().map(|(request, _)| raw(&app.base, request)))
+            .await;
+    for ((_, status), response) in cases.iter().zip(answers) {
+        assert_eq!(response.status, *status, "{}", response.head);
+        assert_eq!(
+            security_lines(&response.head),
+            expected,
+            "{status}: {}",
+            response.head
+        );
+        assert!(!response.error().is_empty());
+    }
+}
+
 #[tokio::test]
 async fn actix_refusals_and_unknown_routes_are_json_with_security_headers() {
     let app = spawn_app().await;
