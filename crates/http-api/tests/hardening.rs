@@ -367,3 +367,54 @@ async fn streams_per_session_are_bounded() {
     let other = app.create_session().await;
     assert_eq!(app.get(&format!("/api/logs/{other}")).await.status(), 200);
 }
+
+/// The QR code the service draws for `url` (the rendering of routes::pages::qr).
+fn qr_svg(url: &str) -> String {
+    qrcode::QrCode::new(url.as_bytes())
+        .unwrap()
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(160, 160)
+        .quiet_zone(true)
+        .build()
+}
+
+#[tokio::test]
+async fn the_phone_qr_code_ignores_forwarded_hosts() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let host = app.base.trim_start_matches("http://");
+    let own = qr_svg(&format!("http://{host}/mobile/{id}"));
+    assert_ne!(own, qr_svg(&format!("http://evil.example/mobile/{id}")));
+    for headers in [
+        vec![("X-Forwarded-Host", "evil.example")],
+        vec![("Forwarded", "host=evil.example")],
+        vec![
+            ("Forwarded", "for=192.0.2.1;host=evil.example;proto=https"),
+            ("X-Forwarded-Host", "evil.example:443"),
+            ("X-Forwarded-Proto", "https"),
+        ],
+    ] {
+        let mut request = app.client.get(app.url(&format!("/api/qr/{id}")));
+        for (name, value) in &headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200, "{headers:?}");
+        assert_eq!(response.text().await.unwrap(), own, "{headers:?}");
+    }
+    // The Host the desktop used is what the phone gets (a LAN address).
+    let port = host.rsplit(':').next().unwrap();
+    let lan = format!("192.168.1.20:{port}");
+    let response = app
+        .client
+        .get(app.url(&format!("/api/qr/{id}")))
+        .header("Host", &lan)
+        .header("X-Forwarded-Host", "evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.text().await.unwrap(),
+        qr_svg(&format!("http://{lan}/mobile/{id}"))
+    );
+}

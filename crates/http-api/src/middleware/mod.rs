@@ -9,5 +9,5 @@ mod panic_guard;
 pub(crate) use body_timeout::{BODY_IDLE_TIMEOUT, body_timeout};
 pub(crate) use json_errors::json_errors;
 pub use origin::AllowedHosts;
-pub(crate) use origin::origin_guard;
+pub(crate) use origin::{CheckedHost, origin_guard};
 pub(crate) use panic_guard::catch_panic;
