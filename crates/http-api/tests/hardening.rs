@@ -214,6 +214,50 @@ async fn a_stalled_body_ends_in_a_json_408() {
 }
 
 #[tokio::test]
+async fn a_whole_multipart_body_without_its_closing_boundary_is_refused_at_once() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let part = "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\
+                Content-Type: application/pdf\r\n\r\n%PDF-1.4\nsome bytes";
+    // Endings a client that forgot `\r\n--XX--\r\n` sends: the body is all there, as its
+    // Content-Length says, but the multipart structure is not closed.
+    for ending in ["\r\n", "", "\r", "\r\n--X", "\r\n--", "\r\n-"] {
+        let body = format!("{part}{ending}");
+        let request = format!(
+            "POST /api/upload/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+             Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let started = Instant::now();
+        let response = raw(&app.base, request.as_bytes()).await;
+        let took = started.elapsed();
+        eprintln!("ending {ending:?}: {} after {took:?}", response.status);
+        assert_eq!(
+            response.status, 400,
+            "{ending:?}: {} {}",
+            response.head, response.body
+        );
+        assert!(
+            response.error().contains("上传格式错误"),
+            "{}",
+            response.body
+        );
+        // The idle timeout is 20 s; this is answered as soon as the body is in.
+        assert!(
+            took < Duration::from_secs(3),
+            "{ending:?} answered after {took:?}"
+        );
+    }
+    let files: Value = app
+        .get(&format!("/api/files/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(files["files"], json!([]), "nothing half-written is listed");
+}
+
+#[tokio::test]
 async fn other_hosts_and_cross_site_changes_are_refused() {
     let app = spawn_app().await;
     let port = app.base.rsplit(':').next().unwrap();

@@ -1,6 +1,7 @@
 //! A request body that stops arriving ends the request with a 408 `{error}` after a short
 //! silence, instead of holding a worker for minutes (a client once announced a body and sent
-//! nothing, and was held over 85 s).
+//! nothing, and was held over 85 s). The handler learns when the body has arrived whole
+//! ([`BodyEnd`]), so a parser left waiting after that is answered at once.
 
 use crate::ApiError;
 use actix_web::body::{BoxBody, MessageBody};
@@ -20,11 +21,23 @@ use tokio::time::{Instant, Sleep};
 /// Longest silence in the middle of a request body.
 pub(crate) const BODY_IDLE_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// Whether a request's body has arrived whole, shared with the handler (through the request's
+/// extensions): a parser that still waits for input after that would wait forever.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BodyEnd(Rc<Cell<bool>>);
+
+impl BodyEnd {
+    pub(crate) fn reached(&self) -> bool {
+        self.0.get()
+    }
+}
+
 /// A body stream that fails once no byte arrived for [`BODY_IDLE_TIMEOUT`].
 struct IdleTimeout {
     inner: Payload,
     timer: Pin<Box<Sleep>>,
     timed_out: Rc<Cell<bool>>,
+    end: BodyEnd,
     done: bool,
 }
 
@@ -43,6 +56,9 @@ impl Stream for IdleTimeout {
             }
             Poll::Ready(other) => {
                 self.done = true;
+                if other.is_none() {
+                    self.end.0.set(true);
+                }
                 Poll::Ready(other)
             }
             Poll::Pending => {
@@ -65,10 +81,13 @@ pub(crate) async fn body_timeout(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     let timed_out = Rc::new(Cell::new(false));
+    let end = BodyEnd::default();
+    request.extensions_mut().insert(end.clone());
     let stream = IdleTimeout {
         inner: request.take_payload(),
         timer: Box::pin(tokio::time::sleep(BODY_IDLE_TIMEOUT)),
         timed_out: Rc::clone(&timed_out),
+        end,
         done: false,
     };
     request.set_payload(Payload::from(

@@ -6,7 +6,7 @@ mod json_errors;
 mod origin;
 mod panic_guard;
 
-pub(crate) use body_timeout::{BODY_IDLE_TIMEOUT, body_timeout};
+pub(crate) use body_timeout::{BODY_IDLE_TIMEOUT, BodyEnd, body_timeout};
 pub(crate) use json_errors::json_errors;
 pub use origin::AllowedHosts;
 pub(crate) use origin::{CheckedHost, origin_guard};
