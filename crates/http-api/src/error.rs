@@ -55,6 +55,8 @@ pub enum ApiError {
     BodyTooLarge(usize),
     #[error("请求体接收超时：{0} 秒内未收到数据")]
     BodyTimeout(u64),
+    #[error("请求体接收超时：未能在 {0} 秒内传完（平均速度须不低于 {1} KiB/s）")]
+    BodyDeadline(u64, u64),
     #[error("服务器内部错误")]
     Internal(String),
 }
@@ -79,7 +81,7 @@ impl ResponseError for ApiError {
             Self::HostNotAllowed(_) => StatusCode::MISDIRECTED_REQUEST,
             Self::CrossSite => StatusCode::FORBIDDEN,
             Self::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            Self::BodyTimeout(_) | Self::BodyDeadline(..) => StatusCode::REQUEST_TIMEOUT,
             Self::Busy => StatusCode::CONFLICT,
             Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -11,7 +11,8 @@
 
 mod common;
 
-use common::spawn_app;
+use common::{Options, spawn_app, spawn_app_with};
+use http_api::BodyLimits;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -40,7 +41,11 @@ async fn raw(base: &str, request: &[u8]) -> Raw {
     let _ = stream.write_all(request).await;
     let mut out = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(60), stream.read_to_end(&mut out)).await;
-    let text = String::from_utf8_lossy(&out).into_owned();
+    parse(&out)
+}
+
+fn parse(out: &[u8]) -> Raw {
+    let text = String::from_utf8_lossy(out).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let status = head
         .split_whitespace()
@@ -255,6 +260,116 @@ async fn a_whole_multipart_body_without_its_closing_boundary_is_refused_at_once(
         .await
         .unwrap();
     assert_eq!(files["files"], json!([]), "nothing half-written is listed");
+}
+
+/// Sends `head`, then `body` a `chunk` at a time, one every `interval`, reading the answer
+/// meanwhile. Returns the answer and when its first bytes came.
+async fn paced(
+    base: &str,
+    head: &[u8],
+    body: &[u8],
+    chunk: usize,
+    interval: Duration,
+) -> (Raw, Duration) {
+    let mut stream = TcpStream::connect(base.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    let started = Instant::now();
+    stream.write_all(head).await.unwrap();
+    let mut pieces = body.chunks(chunk);
+    let mut ticks = tokio::time::interval(interval);
+    let (mut out, mut first, mut writing) = (Vec::new(), None, true);
+    let mut buf = [0u8; 8192];
+    let until = tokio::time::Instant::now() + Duration::from_secs(60);
+    while tokio::time::Instant::now() < until {
+        tokio::select! {
+            read = stream.read(&mut buf) => match read {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    first.get_or_insert_with(|| started.elapsed());
+                    out.extend_from_slice(&buf[..n]);
+                    writing = false;
+                }
+            },
+            _ = ticks.tick(), if writing => match pieces.next() {
+                Some(piece) => writing = stream.write_all(piece).await.is_ok(),
+                None => writing = false,
+            },
+        }
+    }
+    (parse(&out), first.expect("an answer"))
+}
+
+/// A multipart upload of one file: its request head (with the whole body's length, plus
+/// `extra` bytes that will never come) and body.
+fn upload_request(id: &str, file: &[u8], extra: usize) -> (Vec<u8>, Vec<u8>) {
+    let mut body =
+        b"--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\n"
+            .to_vec();
+    body.extend_from_slice(file);
+    body.extend_from_slice(b"\r\n--XX--\r\n");
+    let head = format!(
+        "POST /api/upload/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+         Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: {}\r\n\r\n",
+        body.len() + extra
+    );
+    (head.into_bytes(), body)
+}
+
+#[tokio::test]
+async fn a_body_must_arrive_by_a_deadline_that_grows_with_its_length() {
+    let app = spawn_app_with(Options {
+        bodies: BodyLimits {
+            deadline_base: Duration::from_secs(1),
+            min_rate_kib: 64,
+        },
+        ..Options::default()
+    })
+    .await;
+    let id = app.create_session().await;
+    // 256 KiB at about 100 KiB/s takes longer than the base, and well within its 1 + 5 s.
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    pdf.extend(common::noise(256 * 1024, 7));
+    let (head, body) = upload_request(&id, &pdf, 0);
+    let (done, took) = paced(
+        &app.base,
+        &head,
+        &body,
+        16 * 1024,
+        Duration::from_millis(160),
+    )
+    .await;
+    eprintln!("256 KiB paced upload answered after {took:?}");
+    assert_eq!(done.status, 200, "{} {}", done.head, done.body);
+    assert!(took > Duration::from_secs(1), "{took:?}");
+
+    // A trickle, a byte every 300 ms, is never idle for long but is cut at its deadline:
+    // 4 KiB declared, 1 + 1 s.
+    let (head, body) = upload_request(&id, b"%PDF-1.4\n", 4000);
+    let (start, trickle) = body.split_at(body.len() - 20);
+    let head = [head, start.to_vec()].concat();
+    let trickle: Vec<u8> = trickle.iter().copied().cycle().take(100).collect();
+    let (cut, took) = paced(&app.base, &head, &trickle, 1, Duration::from_millis(300)).await;
+    eprintln!("trickle answered after {took:?}");
+    assert_eq!(cut.status, 408, "{} {}", cut.head, cut.body);
+    assert!(cut.error().contains("未能在 2 秒内传完"), "{}", cut.body);
+    assert!(
+        took >= Duration::from_secs(2) && took < Duration::from_secs(10),
+        "{took:?}"
+    );
+    let files: Value = app
+        .get(&format!("/api/files/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(files["files"].as_array().unwrap().len(), 1, "{files}");
+    let leftovers: Vec<_> = std::fs::read_dir(app.session_dir(&id))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".part"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 #[tokio::test]
