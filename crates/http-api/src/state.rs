@@ -1,5 +1,6 @@
 //! What every handler shares: the store, the job runner, the defaults and the SSE watcher.
 
+use crate::middleware::BodySlots;
 use crate::sse::{SseSettings, WatchHub};
 use crate::{AllowedHosts, BodyLimits};
 use domain::SessionConfig;
@@ -23,8 +24,10 @@ pub struct AppState {
     pub screenshots: ScreenshotSettings,
     /// Host names accepted besides IP addresses and localhost.
     pub allowed_hosts: AllowedHosts,
-    /// How long a request body may take.
+    /// How long a request body may take, and how many one address may send at once.
     pub bodies: BodyLimits,
+    /// The bodies each client address is sending now.
+    pub(crate) body_slots: BodySlots,
     pub(crate) hub: WatchHub,
 }
 
@@ -47,6 +50,7 @@ impl AppState {
             screenshots,
             allowed_hosts: AllowedHosts::default(),
             bodies: BodyLimits::default(),
+            body_slots: BodySlots::default(),
             hub: WatchHub::new(),
         }
     }

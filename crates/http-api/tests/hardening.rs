@@ -322,6 +322,7 @@ async fn a_body_must_arrive_by_a_deadline_that_grows_with_its_length() {
         bodies: BodyLimits {
             deadline_base: Duration::from_secs(1),
             min_rate_kib: 64,
+            ..BodyLimits::default()
         },
         ..Options::default()
     })
@@ -370,6 +371,54 @@ async fn a_body_must_arrive_by_a_deadline_that_grows_with_its_length() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".part"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[tokio::test]
+async fn bodies_in_flight_are_bounded_per_address() {
+    let app = spawn_app_with(Options {
+        bodies: BodyLimits {
+            per_address: 2,
+            ..BodyLimits::default()
+        },
+        ..Options::default()
+    })
+    .await;
+    let id = app.create_session().await;
+    // Two uploads whose bodies stay open (their end never comes) hold both slots.
+    let (head, body) = upload_request(&id, b"%PDF-1.4\n", 0);
+    let held = [&head[..], &body[..body.len() - 20]].concat();
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let mut open = Vec::new();
+    for _ in 0..2 {
+        let mut stream = TcpStream::connect(&address).await.unwrap();
+        stream.write_all(&held).await.unwrap();
+        open.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    let refused = app.upload(&id, "b.pdf", common::tiny_pdf()).await;
+    assert_eq!(refused.status(), 429);
+    assert!(started.elapsed() < Duration::from_secs(3));
+    let error: Value = refused.json().await.unwrap();
+    assert_eq!(
+        error["error"],
+        "同一地址同时进行的上传过多（上限 2 个），请等待其他上传完成"
+    );
+    // A save is a body too; requests without one are not counted.
+    let save = app
+        .client
+        .post(app.url(&format!("/api/save/{id}")))
+        .json(&json!({"csv_filename": "invoice_summary.csv", "data": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(save.status(), 429);
+    assert_eq!(app.get(&format!("/api/files/{id}")).await.status(), 200);
+    // Closing the held connections gives the slots back.
+    drop(open);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stored = app.upload(&id, "b.pdf", common::tiny_pdf()).await;
+    assert_eq!(stored.status(), 200, "{}", stored.text().await.unwrap());
 }
 
 #[tokio::test]

@@ -87,6 +87,7 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
         max_upload_mib,
         body_deadline_base_secs = bodies.deadline_base.as_secs(),
         body_min_rate_kib_per_sec = bodies.min_rate_kib,
+        bodies_per_address = bodies.per_address,
         "reimburse listening on http://{local}"
     );
     let workers = args.workers;

@@ -151,11 +151,13 @@ pub struct Defaults {
     pub consumable_storage: String,
 }
 
-/// Uploads and, for the time limits, every request body.
+/// Uploads and, for the time limits and the count per address, every request body.
 #[derive(Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Upload {
     pub max_file_mib: u64,
+    /// Most bodies one client address may be sending at once; past it 429.
+    pub max_concurrent_per_address: usize,
     /// Every request body may take this many seconds, plus its declared length at
     /// `min_rate_kib_per_sec`; past that it is cut off with 408.
     pub deadline_base_secs: u64,
@@ -167,6 +169,7 @@ impl Default for Upload {
         let bodies = BodyLimits::default();
         Self {
             max_file_mib: 50,
+            max_concurrent_per_address: bodies.per_address,
             deadline_base_secs: bodies.deadline_base.as_secs(),
             min_rate_kib_per_sec: bodies.min_rate_kib,
         }
@@ -179,6 +182,7 @@ impl Upload {
         BodyLimits {
             deadline_base: Duration::from_secs(self.deadline_base_secs),
             min_rate_kib: self.min_rate_kib_per_sec,
+            per_address: self.max_concurrent_per_address,
         }
     }
 }
@@ -231,6 +235,7 @@ mod tests {
             consumable_storage = "实验楼 301"
             [upload]
             max_file_mib = 20
+            max_concurrent_per_address = 4
             deadline_base_secs = 30
             min_rate_kib_per_sec = 8
             [document]
@@ -249,6 +254,7 @@ mod tests {
             BodyLimits {
                 deadline_base: Duration::from_secs(30),
                 min_rate_kib: 8,
+                per_address: 4,
             }
         );
         assert_eq!(

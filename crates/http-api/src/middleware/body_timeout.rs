@@ -1,9 +1,12 @@
 //! A request body must keep arriving and must arrive in time: 20 s of silence, or a total
 //! deadline that grows with the declared Content-Length ([`BodyLimits`]), ends the request with
 //! a 408 `{error}`. Without the deadline a client sending one byte every few seconds held its
-//! socket and its upload's temp file for as long as it liked. The handler learns when the body
-//! has arrived whole ([`BodyEnd`]), so a parser left waiting after that is answered at once.
+//! socket and its upload's temp file for as long as it liked. One client address may send only
+//! a few bodies at once (see `body_slots.rs`); more are refused with 429 before any is read.
+//! The handler learns when the body has arrived whole ([`BodyEnd`]), so a parser left waiting
+//! after that is answered at once.
 
+use super::body_slots::BodySlot;
 use crate::{ApiError, AppState, JSON_LIMIT};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
@@ -14,6 +17,7 @@ use actix_web::web::{self, Bytes};
 use actix_web::{Error, HttpMessage};
 use futures_util::Stream;
 use std::cell::Cell;
+use std::net::{IpAddr, Ipv4Addr};
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
@@ -27,15 +31,18 @@ pub(crate) const BODY_IDLE_TIMEOUT: Duration = Duration::from_secs(20);
 /// body is capped for its deadline.
 const FRAMING_SLACK: u64 = 1024 * 1024;
 
-/// How long a request body may take (`[upload]` in the service configuration): a base, plus
-/// the declared length at a minimum average rate. The defaults let a 50 MiB upload take 54
-/// minutes (a phone on a poor link), while a trickle of a few bytes ends within about a minute.
+/// How long a request body may take and how many one address may send at once (`[upload]` in
+/// the service configuration). The deadline is a base plus the declared length at a minimum
+/// average rate: the defaults let a 50 MiB upload take 54 minutes (a phone on a poor link),
+/// while a trickle of a few bytes ends within about a minute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BodyLimits {
     /// Time every body may take, whatever its length.
     pub deadline_base: Duration,
     /// Slowest average rate a body may arrive at, in KiB per second.
     pub min_rate_kib: u64,
+    /// Most bodies (uploads, saves) one client address may be sending at once.
+    pub per_address: usize,
 }
 
 impl Default for BodyLimits {
@@ -43,6 +50,7 @@ impl Default for BodyLimits {
         Self {
             deadline_base: Duration::from_secs(60),
             min_rate_kib: 16,
+            per_address: 8,
         }
     }
 }
@@ -82,6 +90,8 @@ struct TimedBody {
     deadline: Instant,
     expired: Rc<Cell<Option<Expiry>>>,
     end: BodyEnd,
+    /// Given back as soon as the body is over, whatever the handler still does.
+    slot: Option<BodySlot>,
     done: bool,
 }
 
@@ -106,6 +116,7 @@ impl Stream for TimedBody {
             }
             Poll::Ready(other) => {
                 self.done = true;
+                self.slot = None;
                 if other.is_none() {
                     self.end.0.set(true);
                 }
@@ -116,6 +127,7 @@ impl Stream for TimedBody {
                     return Poll::Pending;
                 }
                 self.done = true;
+                self.slot = None;
                 let expiry = if Instant::now() >= self.deadline {
                     Expiry::Deadline
                 } else {
@@ -147,16 +159,37 @@ fn declared_length(request: &ServiceRequest, state: Option<&AppState>) -> u64 {
     declared.min(largest)
 }
 
+/// The client's address as counted for its slots: an IPv4 client on an IPv6 socket counts as
+/// its IPv4 address.
+fn client_address(request: &ServiceRequest) -> IpAddr {
+    request
+        .peer_addr()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |peer| {
+            peer.ip().to_canonical()
+        })
+}
+
 pub(crate) async fn body_timeout(
     mut request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     let state = request.app_data::<web::Data<AppState>>().cloned();
     let limits = state.as_ref().map(|s| s.bodies).unwrap_or_default();
-    let allowed = limits.deadline(declared_length(
-        &request,
-        state.as_ref().map(|s| s.get_ref()),
-    ));
+    let length = declared_length(&request, state.as_ref().map(|s| s.get_ref()));
+    let slot = match &state {
+        Some(state) if length > 0 => {
+            let slot = state
+                .body_slots
+                .acquire(client_address(&request), limits.per_address);
+            if slot.is_none() {
+                let error = ApiError::TooManyUploads(limits.per_address.max(1));
+                return Ok(request.error_response(error));
+            }
+            slot
+        }
+        _ => None,
+    };
+    let allowed = limits.deadline(length);
     let expired = Rc::new(Cell::new(None));
     let end = BodyEnd::default();
     request.extensions_mut().insert(end.clone());
@@ -169,6 +202,7 @@ pub(crate) async fn body_timeout(
         deadline,
         expired: Rc::clone(&expired),
         end,
+        slot,
         done: false,
     };
     request.set_payload(Payload::from(

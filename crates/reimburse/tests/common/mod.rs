@@ -42,7 +42,22 @@ fn address_after(line: &str, marker: &str) -> Option<String> {
 /// Starts the binary with `--data-dir DATA_DIR` (as given: relative paths are relative to
 /// `cwd`) and waits for both addresses in its log.
 pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
+    spawn(Command::new(env!("CARGO_BIN_EXE_reimburse")), cwd, data_dir)
+}
+
+/// Starts the binary on an absolute data dir with at most `fd_limit` open files (the soft
+/// limit, lowered by the shell before it becomes the service): a small office machine's.
+pub fn start_with_fd_limit(data_dir: &Path, fd_limit: u64) -> Server {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -n {fd_limit} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_reimburse"));
+    spawn(command, data_dir, data_dir)
+}
+
+fn spawn(mut command: Command, cwd: &Path, data_dir: &Path) -> Server {
+    let mut child = command
         .args([
             "serve",
             "--addr",
@@ -165,6 +180,13 @@ impl Server {
             }
         }
     }
+}
+
+/// How many files a process has open.
+pub fn open_files(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|dir| dir.count())
+        .unwrap_or(0)
 }
 
 /// Resident memory high-water mark of a process, in bytes (VmHWM in /proc/PID/status).
