@@ -51,10 +51,14 @@ pub enum ApiError {
     CrossSite,
     #[error("该会话打开的日志流过多（上限 {0} 个），请关闭多余的页面")]
     TooManyStreams(usize),
+    #[error("同一地址同时进行的上传过多（上限 {0} 个），请等待其他上传完成")]
+    TooManyUploads(usize),
     #[error("请求体过大（上限 {0} MiB）")]
     BodyTooLarge(usize),
     #[error("请求体接收超时：{0} 秒内未收到数据")]
     BodyTimeout(u64),
+    #[error("请求体接收超时：未能在 {0} 秒内传完（平均速度须不低于 {1} KiB/s）")]
+    BodyDeadline(u64, u64),
     /// The store's own message: it names the file, never where the data dir lives.
     #[error("{0}")]
     DiskFull(String),
@@ -81,8 +85,8 @@ impl ResponseError for ApiError {
             Self::TooLarge(_) | Self::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::HostNotAllowed(_) => StatusCode::MISDIRECTED_REQUEST,
             Self::CrossSite => StatusCode::FORBIDDEN,
-            Self::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            Self::TooManyStreams(_) | Self::TooManyUploads(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::BodyTimeout(_) | Self::BodyDeadline(..) => StatusCode::REQUEST_TIMEOUT,
             Self::Busy => StatusCode::CONFLICT,
             Self::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -17,6 +17,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 
 use crate::error::status_message;
+use crate::server::SECURITY_HEADERS;
 
 /// Largest request head (request line and headers). Browsers send a few KiB; cookies of other
 /// apps on `localhost` count here too, so there is room.
@@ -208,16 +209,20 @@ async fn refuse(stream: &mut TcpStream, status: StatusCode) -> io::Result<()> {
     stream.shutdown().await
 }
 
+/// The refusal, with the security headers every routed response carries.
 fn refusal_bytes(status: StatusCode) -> Vec<u8> {
     let body = serde_json::json!({"error": status_message(status)}).to_string();
-    format!(
+    let mut head = format!(
         "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
-         connection: close\r\nx-content-type-options: nosniff\r\n\r\n{body}",
+         connection: close\r\n",
         status.as_u16(),
         status.canonical_reason().unwrap_or(""),
         body.len(),
-    )
-    .into_bytes()
+    );
+    for (name, value) in SECURITY_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    format!("{head}\r\n{body}").into_bytes()
 }
 
 impl AsyncRead for Admitted {
@@ -401,6 +406,10 @@ mod tests {
         let (head, body) = bytes.split_once("\r\n\r\n").unwrap();
         assert!(head.starts_with("HTTP/1.1 414 URI Too Long"));
         assert!(head.contains("content-type: application/json"));
+        for (name, value) in SECURITY_HEADERS {
+            let line = format!("{name}: {value}");
+            assert!(head.lines().any(|l| l == line), "{name}");
+        }
         let json: serde_json::Value = serde_json::from_str(body).unwrap();
         assert!(json["error"].is_string());
     }

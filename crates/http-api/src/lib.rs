@@ -10,7 +10,7 @@ mod state;
 
 pub use error::ApiError;
 pub use front_door::{HEAD_TIMEOUT, MAX_HEAD_BYTES, MAX_TARGET_BYTES};
-pub use middleware::AllowedHosts;
+pub use middleware::{AllowedHosts, BodyLimits};
 pub use server::{JSON_LIMIT, SMALL_BODY_LIMIT, run, serve};
 pub use sse::SseSettings;
 pub use state::AppState;

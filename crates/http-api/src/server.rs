@@ -8,7 +8,8 @@ use crate::{ApiError, AppState};
 use actix_http::{HttpService, KeepAlive};
 use actix_service::{IntoServiceFactory, ServiceFactoryExt, fn_service, map_config};
 use actix_web::dev::{AppConfig, Server};
-use actix_web::{App, HttpRequest, error, middleware, web};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{App, HttpRequest, HttpResponse, error, middleware, web};
 use std::net::TcpListener;
 use std::time::Duration;
 use tracing_actix_web::TracingLogger;
@@ -22,18 +23,40 @@ pub const SMALL_BODY_LIMIT: usize = 64 * 1024;
 /// How long requests in flight may finish when the service stops.
 const SHUTDOWN_TIMEOUT_SECS: u64 = 10;
 
-/// Headers on every response. HTML pages set their own Content-Security-Policy, which this one
-/// (for JSON, files and streams) does not override.
+/// Headers on every response: routed ones (through [`security_headers`]), the front door's
+/// refusals and errors that escape the middleware (a caught panic). HTML pages set their own
+/// Content-Security-Policy, which this one (for JSON, files and streams) does not override.
+pub(crate) const SECURITY_HEADERS: [(&str, &str); 5] = [
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+    ("cross-origin-resource-policy", "same-origin"),
+    (
+        "content-security-policy",
+        "default-src 'none'; frame-ancestors 'none'",
+    ),
+];
+
 fn security_headers() -> middleware::DefaultHeaders {
-    middleware::DefaultHeaders::new()
-        .add(("X-Content-Type-Options", "nosniff"))
-        .add(("X-Frame-Options", "DENY"))
-        .add(("Referrer-Policy", "no-referrer"))
-        .add(("Cross-Origin-Resource-Policy", "same-origin"))
-        .add((
-            "Content-Security-Policy",
-            "default-src 'none'; frame-ancestors 'none'",
-        ))
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(middleware::DefaultHeaders::new(), |headers, pair| {
+            headers.add(pair)
+        })
+}
+
+/// An error that came out of the app as `Err` (a panic caught by `catch_panic`) skips the
+/// header middleware, which only sees `Ok` responses; it gets the same headers here.
+fn with_security_headers(mut response: HttpResponse) -> HttpResponse {
+    for (name, value) in SECURITY_HEADERS {
+        let name = HeaderName::from_static(name);
+        if !response.headers().contains_key(&name) {
+            response
+                .headers_mut()
+                .insert(name, HeaderValue::from_static(value));
+        }
+    }
+    response
 }
 
 /// The application: middleware (outermost first: `{error}` bodies, security headers, panics,
@@ -98,9 +121,9 @@ pub fn serve(
                 .client_disconnect_timeout(Duration::from_secs(1))
                 .local_addr(addr)
                 .h1(map_config(
-                    app(data)
-                        .into_factory()
-                        .map_err(|err: actix_web::Error| err.error_response()),
+                    app(data).into_factory().map_err(|err: actix_web::Error| {
+                        with_security_headers(err.error_response())
+                    }),
                     |()| AppConfig::default(),
                 ));
             fn_service(|stream: actix_rt::net::TcpStream| front_door::admit(stream))
@@ -129,4 +152,27 @@ fn json_error(error: error::JsonPayloadError, _: &HttpRequest) -> error::Error {
         other => format!("请求体不是有效的 JSON：{other}"),
     };
     ApiError::BadRequest(message).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_escaped_error_gets_every_security_header() {
+        let error: actix_web::Error = ApiError::Internal("panic".into()).into();
+        let response = with_security_headers(error.error_response());
+        for (name, value) in SECURITY_HEADERS {
+            assert_eq!(response.headers().get(name).unwrap(), value, "{name}");
+        }
+        // A page's own policy is kept.
+        let page = HttpResponse::Ok()
+            .insert_header(("content-security-policy", "default-src 'self'"))
+            .finish();
+        let page = with_security_headers(page);
+        assert_eq!(
+            page.headers().get("content-security-policy").unwrap(),
+            "default-src 'self'"
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! What every handler shares: the store, the job runner, the defaults and the SSE watcher.
 
-use crate::AllowedHosts;
+use crate::middleware::BodySlots;
 use crate::sse::{SseSettings, WatchHub};
+use crate::{AllowedHosts, BodyLimits};
 use domain::SessionConfig;
 use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
 use session_store::{JobRunner, Store};
@@ -23,6 +24,10 @@ pub struct AppState {
     pub screenshots: ScreenshotSettings,
     /// Host names accepted besides IP addresses and localhost.
     pub allowed_hosts: AllowedHosts,
+    /// How long a request body may take, and how many one address may send at once.
+    pub bodies: BodyLimits,
+    /// The bodies each client address is sending now.
+    pub(crate) body_slots: BodySlots,
     pub(crate) hub: WatchHub,
 }
 
@@ -44,6 +49,8 @@ impl AppState {
             finance,
             screenshots,
             allowed_hosts: AllowedHosts::default(),
+            bodies: BodyLimits::default(),
+            body_slots: BodySlots::default(),
             hub: WatchHub::new(),
         }
     }
@@ -51,6 +58,12 @@ impl AppState {
     /// Accepts these host names too (`[server] allowed_hosts`), for access by a DNS name.
     pub fn with_allowed_hosts(mut self, names: impl IntoIterator<Item = String>) -> Self {
         self.allowed_hosts = AllowedHosts::new(names);
+        self
+    }
+
+    /// Bounds request bodies by these limits instead of the defaults (`[upload]`).
+    pub fn with_body_limits(mut self, limits: BodyLimits) -> Self {
+        self.bodies = limits;
         self
     }
 }

@@ -84,8 +84,10 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
         ),
     }
     let screenshots = ScreenshotSettings { llm };
+    let bodies = config.upload.body_limits();
     let state = AppState::new(store, defaults, sse, documents, finance, screenshots)
-        .with_allowed_hosts(config.server.allowed_hosts.iter().cloned());
+        .with_allowed_hosts(config.server.allowed_hosts.iter().cloned())
+        .with_body_limits(bodies);
     let listener =
         TcpListener::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
     let local = listener.local_addr()?;
@@ -93,6 +95,9 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
         data_dir = %args.data_dir.display(),
         config = %config_path.as_ref().map_or("(built-in defaults)".into(), |p| p.display().to_string()),
         max_upload_mib,
+        body_deadline_base_secs = bodies.deadline_base.as_secs(),
+        body_min_rate_kib_per_sec = bodies.min_rate_kib,
+        bodies_per_address = bodies.per_address,
         "reimburse listening on http://{local}"
     );
     let workers = args.workers;

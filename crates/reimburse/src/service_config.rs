@@ -2,8 +2,10 @@
 
 use anyhow::Context;
 use domain::{Password, SessionConfig};
+use http_api::BodyLimits;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Environment variable holding the project-wide finance password: it is kept out of the
 /// configuration file so that no file of the service holds it in clear.
@@ -153,15 +155,39 @@ pub struct Defaults {
     pub consumable_storage: String,
 }
 
+/// Uploads and, for the time limits and the count per address, every request body.
 #[derive(Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Upload {
     pub max_file_mib: u64,
+    /// Most bodies one client address may be sending at once; past it 429.
+    pub max_concurrent_per_address: usize,
+    /// Every request body may take this many seconds, plus its declared length at
+    /// `min_rate_kib_per_sec`; past that it is cut off with 408.
+    pub deadline_base_secs: u64,
+    pub min_rate_kib_per_sec: u64,
 }
 
 impl Default for Upload {
     fn default() -> Self {
-        Self { max_file_mib: 50 }
+        let bodies = BodyLimits::default();
+        Self {
+            max_file_mib: 50,
+            max_concurrent_per_address: bodies.per_address,
+            deadline_base_secs: bodies.deadline_base.as_secs(),
+            min_rate_kib_per_sec: bodies.min_rate_kib,
+        }
+    }
+}
+
+impl Upload {
+    /// The time limits of request bodies.
+    pub fn body_limits(&self) -> BodyLimits {
+        BodyLimits {
+            deadline_base: Duration::from_secs(self.deadline_base_secs),
+            min_rate_kib: self.min_rate_kib_per_sec,
+            per_address: self.max_concurrent_per_address,
+        }
     }
 }
 
@@ -213,6 +239,9 @@ mod tests {
             consumable_storage = "实验楼 301"
             [upload]
             max_file_mib = 20
+            max_concurrent_per_address = 4
+            deadline_base_secs = 30
+            min_rate_kib_per_sec = 8
             [document]
             template = "/srv/forms/出库单.docx"
             convert_mode = "cold"
@@ -224,6 +253,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(config.upload.max_file_mib, 20);
+        assert_eq!(
+            config.upload.body_limits(),
+            BodyLimits {
+                deadline_base: Duration::from_secs(30),
+                min_rate_kib: 8,
+                per_address: 4,
+            }
+        );
         assert_eq!(
             config.document.template,
             PathBuf::from("/srv/forms/出库单.docx")
@@ -248,6 +285,7 @@ mod tests {
         let (config, path) = ServiceConfig::load(None, dir.path()).unwrap();
         assert!(path.is_none());
         assert_eq!(config.upload.max_file_mib, 50);
+        assert_eq!(config.upload.body_limits(), BodyLimits::default());
         assert!(ServiceConfig::load(Some(&dir.path().join("absent.toml")), dir.path()).is_err());
     }
 }

@@ -1,5 +1,6 @@
 //! The real binary under hostile and careless use: image bombs, a crash in the middle of a
-//! save, a relative data dir (the README's `cargo xtask run`).
+//! save, a relative data dir (the README's `cargo xtask run`), hundreds of slow uploads from
+//! one address under a small open-file limit.
 
 #![allow(
     clippy::unwrap_used,
@@ -15,6 +16,8 @@ use serde_json::{Value, json};
 use std::io::Cursor;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 /// Peak resident memory the service may reach while refusing the bombs and processing an
 /// invoice beside them (docs/limits.md). The bombs would take 12 GB and 4.7 GB decoded.
@@ -312,4 +315,189 @@ async fn the_default_relative_data_dir_submits_to_the_demo_portal() {
         .await
         .unwrap();
     assert_eq!(claims["claims"].as_array().unwrap().len(), 1, "{claims}");
+}
+
+/// Slow uploads the test holds open at once, all from one address (loopback).
+const SLOW_UPLOADS: usize = 300;
+/// Bodies one address may send at once, in this test's configuration.
+const PER_ADDRESS: usize = 8;
+/// The service's open-file limit here: 300 slow uploads held as they once were (a socket and a
+/// temp file each) would need more than this.
+const FD_LIMIT: u64 = 512;
+/// Body bytes a slow upload declares beyond its part's head: more than it will ever send.
+const TRICKLE_DECLARED: usize = 2000;
+/// Bytes a slow upload trickles at most, one a second: it stops by itself.
+const TRICKLE_BYTES: usize = 30;
+
+const TRICKLE_PREAMBLE: &str = "--XX\r\nContent-Disposition: form-data; name=\"file\"; \
+     filename=\"slow.pdf\"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n";
+
+/// One upload that trickles: its part's head and a PDF's first bytes at once, then a byte a
+/// second (never idle for long) of a body that never ends, reading the answer meanwhile.
+/// Returns the status, when the answer came and its `{error}`.
+async fn trickle_upload(address: String, id: String) -> (u16, Duration, String) {
+    let head = format!(
+        "POST /api/upload/{id} HTTP/1.1\r\nHost: {address}\r\n\
+         Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: {}\r\n\r\n\
+         {TRICKLE_PREAMBLE}",
+        TRICKLE_PREAMBLE.len() + TRICKLE_DECLARED
+    );
+    let started = Instant::now();
+    let mut stream = TcpStream::connect(&address).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut ticks = tokio::time::interval(Duration::from_secs(1));
+    let (mut out, mut answered, mut sent) = (Vec::new(), None, 0);
+    let mut buf = [0u8; 4096];
+    let until = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        tokio::select! {
+            read = stream.read(&mut buf) => match read {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    answered.get_or_insert_with(|| started.elapsed());
+                    out.extend_from_slice(&buf[..n]);
+                }
+            },
+            _ = ticks.tick(), if answered.is_none() && sent < TRICKLE_BYTES => {
+                sent += 1;
+                if stream.write_all(b"x").await.is_err() {
+                    sent = TRICKLE_BYTES;
+                }
+            },
+            () = tokio::time::sleep_until(until) => break,
+        }
+    }
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {text:?}"));
+    let error = serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|v| v["error"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| panic!("no {{error}} in {text:?}"));
+    (status, answered.unwrap_or_default(), error)
+}
+
+/// The upload temp files in a session directory.
+fn part_files(session_dir: &Path) -> usize {
+    std::fs::read_dir(session_dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".part"))
+        .count()
+}
+
+/// Requests without a body, as other users make them, with the slowest answer's time.
+async fn normal_requests(server: &Server, client: &reqwest::Client, id: &str) -> Duration {
+    let mut slowest = Duration::ZERO;
+    for (method, path) in [
+        (reqwest::Method::POST, "/api/session".to_owned()),
+        (reqwest::Method::GET, format!("/api/files/{id}")),
+        (reqwest::Method::GET, "/".to_owned()),
+    ] {
+        let started = Instant::now();
+        let response = client
+            .request(method, server.url(&path))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        slowest = slowest.max(started.elapsed());
+    }
+    slowest
+}
+
+#[tokio::test]
+async fn slow_uploads_are_bounded_per_address_and_cut_at_their_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("reimburse.toml"),
+        format!(
+            "[upload]\nmax_concurrent_per_address = {PER_ADDRESS}\n\
+             deadline_base_secs = 4\nmin_rate_kib_per_sec = 1\n"
+        ),
+    )
+    .unwrap();
+    let server = common::start_with_fd_limit(dir.path(), FD_LIMIT);
+    let pid = server.child.id();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let id = server.create_session(&client).await;
+    let session_dir = dir.path().join("sessions").join(&id);
+    eprintln!(
+        "open files of the idle service: {}",
+        common::open_files(pid)
+    );
+    let address = server.base.trim_start_matches("http://").to_owned();
+    let uploads: Vec<_> = (0..SLOW_UPLOADS)
+        .map(|_| tokio::spawn(trickle_upload(address.clone(), id.clone())))
+        .collect();
+
+    // While they trickle, other requests are answered, promptly.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        part_files(&session_dir),
+        PER_ADDRESS,
+        "uploads held at once"
+    );
+    let (mut slowest, mut most_files) = (Duration::ZERO, 0);
+    for _ in 0..4 {
+        slowest = slowest.max(normal_requests(&server, &client, &id).await);
+        most_files = most_files.max(common::open_files(pid));
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    eprintln!(
+        "during the slow uploads: slowest other request {slowest:?}, {most_files} open files"
+    );
+    assert!(slowest < Duration::from_secs(3), "{slowest:?}");
+
+    let mut answers = Vec::new();
+    for upload in uploads {
+        answers.push(upload.await.unwrap());
+    }
+    let deadline = 4 + (TRICKLE_PREAMBLE.len() + TRICKLE_DECLARED).div_ceil(1024) as u64;
+    let refused: Vec<_> = answers.iter().filter(|(s, _, _)| *s == 429).collect();
+    let cut: Vec<_> = answers.iter().filter(|(s, _, _)| *s == 408).collect();
+    assert_eq!(refused.len(), SLOW_UPLOADS - PER_ADDRESS, "{answers:?}");
+    assert_eq!(cut.len(), PER_ADDRESS, "{answers:?}");
+    let latest_refusal = refused.iter().map(|(_, at, _)| *at).max().unwrap();
+    eprintln!(
+        "the {} refusals came within {latest_refusal:?}",
+        refused.len()
+    );
+    assert!(
+        latest_refusal < Duration::from_secs(5),
+        "{latest_refusal:?}"
+    );
+    assert_eq!(
+        refused[0].2,
+        format!("同一地址同时进行的上传过多（上限 {PER_ADDRESS} 个），请等待其他上传完成")
+    );
+    for (_, at, error) in cut {
+        eprintln!("trickle cut after {at:?}: {error}");
+        // By the total deadline, long before the 20 s idle timeout could.
+        assert!(
+            *at >= Duration::from_secs(deadline) && *at < Duration::from_secs(deadline + 5),
+            "{at:?}"
+        );
+        assert!(
+            error.contains(&format!("未能在 {deadline} 秒内传完")),
+            "{error}"
+        );
+    }
+    assert_eq!(part_files(&session_dir), 0, "temp files removed");
+    // And the address may upload again.
+    server
+        .upload(
+            &client,
+            &id,
+            "发票.pdf",
+            fixture("digital_normal_single.pdf"),
+        )
+        .await;
 }

@@ -9,7 +9,7 @@ use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
-use actix_web::{Error, HttpRequest, web};
+use actix_web::{Error, HttpMessage, HttpRequest, web};
 use std::net::IpAddr;
 use std::sync::Arc;
 
@@ -35,15 +35,24 @@ impl AllowedHosts {
     }
 }
 
-/// The name part of a Host value: `[::1]:8080` → `::1`, `a.b:80` → `a.b`.
+/// The name part of a Host value: `[::1]:8080` → `::1`, `a.b:80` → `a.b`. Anything after a
+/// bracketed address but a port keeps the whole value, which then matches nothing.
 fn host_name(host: &str) -> &str {
     if let Some(rest) = host.strip_prefix('[') {
-        return rest.split(']').next().unwrap_or(rest);
+        return match rest.split_once(']') {
+            Some((name, "")) => name,
+            Some((name, port)) if port.strip_prefix(':').is_some_and(is_port) => name,
+            _ => host,
+        };
     }
     match host.rsplit_once(':') {
-        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        Some((name, port)) if is_port(port) => name,
         _ => host,
     }
+}
+
+fn is_port(text: &str) -> bool {
+    text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The authority (`host[:port]`) of an Origin value, lower-cased; None for `null` or junk.
@@ -90,6 +99,12 @@ pub(crate) fn check_origin(request: &HttpRequest, allowed: &AllowedHosts) -> Res
     Ok(())
 }
 
+/// The Host a request came with, once [`origin_guard`] accepted it. Addresses the service hands
+/// out (the phone page's QR code) are built from this alone, never from `X-Forwarded-Host` or
+/// `Forwarded: host=`, which any client can set.
+#[derive(Debug, Clone)]
+pub(crate) struct CheckedHost(pub(crate) String);
+
 pub(crate) async fn origin_guard(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -100,6 +115,9 @@ pub(crate) async fn origin_guard(
         .unwrap_or_default();
     if let Err(error) = check_origin(request.request(), &allowed) {
         return Ok(request.error_response(error));
+    }
+    if let Some(host) = header_text(request.request(), header::HOST).map(str::to_owned) {
+        request.extensions_mut().insert(CheckedHost(host));
     }
     next.call(request)
         .await
@@ -138,6 +156,8 @@ mod tests {
             "evil.example:8080",
             "localhost.evil.example",
             "127.0.0.1.nip.io",
+            "[::1]evil.example",
+            "[::1]:80/x",
         ] {
             assert!(
                 matches!(

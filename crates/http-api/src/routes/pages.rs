@@ -2,9 +2,10 @@
 //! offline; and the QR code of a session's phone page. HTML gets its own Content-Security-Policy:
 //! scripts and styles from this origin only, no inline script.
 
+use crate::middleware::CheckedHost;
 use crate::{ApiError, AppState};
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 
 const INDEX: &str = include_str!("../../assets/index.html");
 const MOBILE: &str = include_str!("../../assets/mobile.html");
@@ -82,14 +83,19 @@ pub(crate) async fn asset(name: web::Path<String>) -> Result<HttpResponse, ApiEr
 }
 
 /// GET /api/qr/<session_id>: an SVG QR code of the phone page's address, as the desktop
-/// reached the service (the Host it used).
+/// reached the service: the Host it used, as the origin check accepted it. Forwarded host
+/// headers are ignored: anyone can send them, and no proxy of ours sets them.
 pub(crate) async fn qr(
     state: web::Data<AppState>,
     session_id: web::Path<String>,
     request: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
-    let host = request.connection_info().host().to_owned();
+    let host = request
+        .extensions()
+        .get::<CheckedHost>()
+        .map(|host| host.0.clone())
+        .ok_or_else(|| ApiError::BadRequest("请求缺少 Host 头，无法生成手机上传地址".into()))?;
     let url = format!("http://{host}/mobile/{}", session.id().as_str());
     let code = qrcode::QrCode::new(url.as_bytes())
         .map_err(|e| ApiError::Internal(format!("QR code: {e}")))?;

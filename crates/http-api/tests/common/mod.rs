@@ -12,7 +12,7 @@ use docgen::Converter;
 use domain::SessionConfig;
 use finance_bot::{BotOptions, BrowserPool};
 use futures_util::StreamExt;
-use http_api::{AppState, SseSettings};
+use http_api::{AppState, BodyLimits, SseSettings};
 use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
@@ -36,6 +36,7 @@ pub struct Options {
     pub documents: DocumentSettings,
     pub finance: FinanceSettings,
     pub screenshots: ScreenshotSettings,
+    pub bodies: BodyLimits,
 }
 
 /// The shipped flow for the demo portal; tests point `base_url` at their own portal.
@@ -77,6 +78,7 @@ impl Default for Options {
             documents: documents(),
             finance: finance(None),
             screenshots: ScreenshotSettings::default(),
+            bodies: BodyLimits::default(),
         }
     }
 }
@@ -101,7 +103,8 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         options.documents,
         options.finance,
         options.screenshots,
-    );
+    )
+    .with_body_limits(options.bodies);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let server = http_api::serve(listener, state.clone(), Some(2)).unwrap();

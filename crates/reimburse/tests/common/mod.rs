@@ -50,7 +50,27 @@ pub fn start_in(cwd: &Path, data_dir: &Path) -> Server {
 /// Like [`start_in`] with more arguments for `serve`; with `--no-portal` among them only the
 /// service's address is awaited.
 pub fn start_with(cwd: &Path, data_dir: &Path, extra: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reimburse"))
+    spawn(
+        Command::new(env!("CARGO_BIN_EXE_reimburse")),
+        cwd,
+        data_dir,
+        extra,
+    )
+}
+
+/// Starts the binary on an absolute data dir with at most `fd_limit` open files (the soft
+/// limit, lowered by the shell before it becomes the service): a small office machine's.
+pub fn start_with_fd_limit(data_dir: &Path, fd_limit: u64) -> Server {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -n {fd_limit} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_reimburse"));
+    spawn(command, data_dir, data_dir, &[])
+}
+
+fn spawn(mut command: Command, cwd: &Path, data_dir: &Path, extra: &[&str]) -> Server {
+    let mut child = command
         .args([
             "serve",
             "--addr",
@@ -184,6 +204,13 @@ pub async fn events_until_done_at(base: &str, id: &str) -> Vec<serde_json::Value
             }
         }
     }
+}
+
+/// How many files a process has open.
+pub fn open_files(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|dir| dir.count())
+        .unwrap_or(0)
 }
 
 /// Resident memory high-water mark of a process, in bytes (VmHWM in /proc/PID/status).
