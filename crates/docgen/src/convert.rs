@@ -336,6 +336,8 @@ impl Converter {
                 .args(["--convert-to", "doc:MS Word 97", "--outdir"])
                 .arg(&scratch)
                 .arg(input)
+                // Its temporary folders (lu*.tmp) go to the scratch directory, not /tmp.
+                .env("TMPDIR", &scratch)
                 .stdin(Stdio::null())
                 .stdout(log_file("创建日志文件")?)
                 .stderr(log_file("创建日志文件")?);

@@ -32,32 +32,35 @@ pub struct Reaped {
 
 /// Cleans what an earlier run of the service left in `work_dir` (its converter's work dir):
 /// kills the LibreOffice each scratch directory records, if still running, and removes the
-/// directories; also removes the pipe sockets of dead services. Call at start-up, before the
-/// converter is used.
+/// directories; then removes the pipe sockets in /tmp that no LibreOffice listens on. Call at
+/// start-up, before the converter is used, and at shutdown, after its last use.
 pub fn reap_leftovers(work_dir: &Path) -> Reaped {
-    let mut reaped = Reaped {
-        pipes: crate::warm::remove_orphan_pipes(),
-        ..Reaped::default()
-    };
-    let Ok(entries) = std::fs::read_dir(work_dir) else {
-        return reaped;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let ours = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with(SCRATCH_PREFIX));
-        if !ours || !path.is_dir() {
-            continue;
-        }
-        if child_lifetime::kill_recorded(&path) {
-            reaped.processes += 1;
-        }
-        if std::fs::remove_dir_all(&path).is_ok() {
-            reaped.directories += 1;
+    let mut reaped = Reaped::default();
+    if let Ok(entries) = std::fs::read_dir(work_dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let ours = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(SCRATCH_PREFIX));
+            if !ours || !path.is_dir() {
+                continue;
+            }
+            if child_lifetime::kill_recorded(&path) {
+                reaped.processes += 1;
+            }
+            // Its helpers carry the scratch folder in TMPDIR; and a pipe is stale only once
+            // its process is gone.
+            child_lifetime::kill_marked_and_wait(
+                &path.display().to_string(),
+                std::time::Duration::from_secs(5),
+            );
+            if std::fs::remove_dir_all(&path).is_ok() {
+                reaped.directories += 1;
+            }
         }
     }
+    reaped.pipes = crate::warm::remove_orphan_pipes();
     reaped
 }
 

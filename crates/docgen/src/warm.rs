@@ -92,6 +92,7 @@ impl WarmOffice {
             .arg(&pipe_name)
             .arg(startup.as_secs_f64().to_string())
             .arg(scratch)
+            .env("TMPDIR", scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(log_file(&helper_log));
@@ -283,6 +284,8 @@ fn spawn_soffice(
         .arg(format!(
             "--accept=pipe,name={pipe_name};urp;StarOffice.ComponentContext"
         ))
+        // Its temporary folders (lu*.tmp) go to the scratch directory and away with it.
+        .env("TMPDIR", log.parent().unwrap_or(profile))
         .stdin(Stdio::null())
         .stdout(log_file(log))
         .stderr(log_file(log));
@@ -319,31 +322,32 @@ fn remove_pipe_files(pipe_name: &str) {
     }
 }
 
-/// Removes the pipe sockets of warm LibreOffices whose service (the pid in the pipe name
-/// `docgen-<pid>-<n>`) no longer runs: what a killed service left in /tmp.
+/// Removes LibreOffice's pipe sockets in /tmp (`OSL_PIPE_<uid>_…`, ours by their owner) that
+/// nothing listens on any more: the warm converters' `docgen-<pid>-<n>` pipes and each
+/// profile's `SingleOfficeIPC_<hash>` pipe that a killed or stopped soffice left behind.
+/// LibreOffice always puts them in /tmp, whatever `TMPDIR` says. A live LibreOffice (ours or
+/// another program's) accepts the connection and keeps its pipe.
 pub(crate) fn remove_orphan_pipes() -> usize {
+    use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir("/tmp") else {
+        return 0;
+    };
+    let Ok(own_uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
         return 0;
     };
     let mut removed = 0;
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(name) = name.to_str() else {
+        let ours = name.to_str().is_some_and(|n| n.starts_with("OSL_PIPE_"))
+            && entry.metadata().is_ok_and(|m| m.uid() == own_uid);
+        if !ours {
             continue;
+        }
+        let refused = match std::os::unix::net::UnixStream::connect(entry.path()) {
+            Ok(_) => false,
+            Err(error) => error.kind() == std::io::ErrorKind::ConnectionRefused,
         };
-        let Some(rest) = name
-            .strip_prefix("OSL_PIPE_")
-            .and_then(|rest| rest.split_once("_docgen-"))
-            .map(|(_uid, rest)| rest)
-        else {
-            continue;
-        };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
-            continue;
-        };
-        if !Path::new(&format!("/proc/{pid}")).exists()
-            && std::fs::remove_file(entry.path()).is_ok()
-        {
+        if refused && std::fs::remove_file(entry.path()).is_ok() {
             removed += 1;
         }
     }

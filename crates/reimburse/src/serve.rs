@@ -111,6 +111,8 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
             "stopped the browsers of unfinished submissions"
         );
     }
+    // LibreOffice dies with this process, but its pipe sockets in /tmp would stay.
+    docgen::reap_leftovers(&work_dir);
     tracing::info!("reimburse stopped");
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The real binary under hostile and careless use: image bombs, a crash in the middle of a
 //! save, a relative data dir (the README's `cargo xtask run`), hundreds of slow uploads from
-//! one address under a small open-file limit.
+//! one address under a small open-file limit, LibreOffice's leftovers in /tmp after a stop or
+//! a kill.
 
 #![allow(
     clippy::unwrap_used,
@@ -500,4 +501,93 @@ async fn slow_uploads_are_bounded_per_address_and_cut_at_their_deadline() {
             fixture("digital_normal_single.pdf"),
         )
         .await;
+}
+
+/// LibreOffice entries in /tmp that would be this run's leftovers: temporary folders
+/// (`lu*.tmp`) not there before, and pipe sockets no process listens on.
+fn office_leftovers_in_tmp(before: &std::collections::HashSet<std::ffi::OsString>) -> Vec<String> {
+    let mut left = Vec::new();
+    for entry in std::fs::read_dir("/tmp").unwrap().flatten() {
+        let name = entry.file_name();
+        let text = name.to_string_lossy().into_owned();
+        let temp_folder = text.starts_with("lu") && text.ends_with(".tmp");
+        if temp_folder && !before.contains(&name) {
+            left.push(text);
+        } else if text.starts_with("OSL_PIPE_") {
+            let stale = std::os::unix::net::UnixStream::connect(entry.path())
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused);
+            if stale {
+                left.push(text);
+            }
+        }
+    }
+    left
+}
+
+async fn save_a_document(server: &Server, client: &reqwest::Client) {
+    let id = server.create_session(client).await;
+    let rows = json!([{"序号": "1", "发票号码": "12345678", "开票日期": "2025/03/11",
+        "项目名称": "*纸制品*A4复印纸", "价税合计": "255.00", "销售方名称": "某某文具店"}]);
+    let response = client
+        .post(server.url(&format!("/api/save/{id}")))
+        .json(&json!({"csv_filename": "invoice_summary.csv", "data": rows}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["doc_ok"], true, "{body}");
+}
+
+#[tokio::test]
+async fn libreoffice_leaves_nothing_in_tmp_after_a_stop_or_a_kill() {
+    let before: std::collections::HashSet<_> = std::fs::read_dir("/tmp")
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("reimburse.toml"),
+        format!(
+            "[document]\ntemplate = {:?}\n",
+            common::workspace().join("templates/易耗品出库单.docx")
+        ),
+    )
+    .unwrap();
+    let client = reqwest::Client::new();
+
+    // A graceful stop (SIGTERM) after a conversion.
+    let mut server = start(&data);
+    save_a_document(&server, &client).await;
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the service did not stop on SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let left = office_leftovers_in_tmp(&before);
+    assert!(left.is_empty(), "after SIGTERM, in /tmp: {left:?}");
+
+    // A kill -9 after a conversion, then a restart.
+    let mut server = start(&data);
+    save_a_document(&server, &client).await;
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let restarted = start(&data);
+    let left = office_leftovers_in_tmp(&before);
+    assert!(
+        left.is_empty(),
+        "after kill -9 and a restart, in /tmp: {left:?}"
+    );
+    drop(restarted);
 }
