@@ -219,10 +219,44 @@ impl InvoiceRecord {
             parts.push(format!("乘机人 {}", trip.passenger).trim().to_owned());
         }
         if !self.flags.is_empty() {
-            let fields: Vec<&str> = self.flags.iter().map(|f| f.field.as_str()).collect();
+            let mut fields: Vec<&str> = Vec::new();
+            for label in self.flags.iter().map(|f| field_label(&f.field)) {
+                if !fields.contains(&label) {
+                    fields.push(label);
+                }
+            }
             parts.push(format!("请核对：{}", fields.join("、")));
         }
         parts.join("；")
+    }
+}
+
+/// The name a person knows a flagged field by: the table's column where there is one.
+pub fn field_label(field: &str) -> &'static str {
+    match field {
+        "invoice_number" => "发票号码",
+        "invoice_date" => "开票日期",
+        "invoice_code" => "发票代码",
+        "check_code" => "校验码",
+        "total_amount" => "金额合计",
+        "total_tax" => "税额合计",
+        "total_with_tax" => "价税合计",
+        "seller_name" | "seller.name" => "销售方名称",
+        "seller_tax_id" | "seller.tax_id" => "销售方税号",
+        "buyer_name" | "buyer.name" => "购买方名称",
+        "buyer_tax_id" | "buyer.tax_id" => "购买方税号",
+        "items" | "item_name" => "项目名称",
+        "railway.passenger" => "乘车人",
+        "railway.passenger_id" => "乘车人证件号",
+        "railway.train_no" => "车次",
+        "railway.from_station" => "出发站",
+        "railway.to_station" => "到达站",
+        "railway.travel_date" => "乘车日期",
+        "railway.departure_time" => "开车时间",
+        "railway.seat_class" => "席别",
+        "railway.seat" => "座位号",
+        "railway.ticket_no" => "票号",
+        _ => "其他字段",
     }
 }
 
@@ -311,7 +345,7 @@ mod tests {
             }],
             ..InvoiceRecord::default()
         };
-        assert_eq!(record.to_row(1).remark, "请核对：total_with_tax");
+        assert_eq!(record.to_row(1).remark, "请核对：价税合计");
         let json = serde_json::to_value(&record).unwrap();
         assert_eq!(json["doc_type"], "unknown");
         assert_eq!(json["flags"][0]["source"], "qr");

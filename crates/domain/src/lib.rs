@@ -23,6 +23,7 @@ pub use file_name::{FileNameError, numbered_name, sanitize_upload_name, validate
 pub use invoice_kind::InvoiceKind;
 pub use invoice_record::{
     AirTrip, DocumentType, FieldFlag, FlightSegment, InvoiceRecord, LineItem, Party, RailwayTrip,
+    field_label,
 };
 pub use invoice_row::{COLUMNS, InvoiceRow};
 pub use money::{format_cents, parse_cents};

@@ -6,8 +6,12 @@ use serde_json::{Map, Value, json};
 /// What happened to the outbound-stock document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DocOutcome {
-    /// Generated; `doc_url` is its download path.
-    Generated { doc_url: String },
+    /// Generated; `doc_url` is its download path. `left_out` names the rows the document
+    /// could not take (no readable amount), sent as `doc_error` beside `doc_ok: true`.
+    Generated {
+        doc_url: String,
+        left_out: Option<String>,
+    },
     /// Skipped because every invoice is a travel invoice.
     Skipped { message: String },
     /// Generation failed; the CSV may still have been produced.
@@ -19,7 +23,14 @@ impl DocOutcome {
     /// doc_message / doc_error.
     pub fn fields(&self) -> Map<String, Value> {
         let value = match self {
-            Self::Generated { doc_url } => json!({"doc_ok": true, "doc_url": doc_url}),
+            Self::Generated {
+                doc_url,
+                left_out: None,
+            } => json!({"doc_ok": true, "doc_url": doc_url}),
+            Self::Generated {
+                doc_url,
+                left_out: Some(message),
+            } => json!({"doc_ok": true, "doc_url": doc_url, "doc_error": message}),
             Self::Skipped { message } => {
                 json!({"doc_ok": null, "doc_skipped": true, "doc_message": message})
             }
@@ -119,6 +130,7 @@ mod tests {
     fn process_result_has_interface_fields() {
         let json = process(DocOutcome::Generated {
             doc_url: "/x.doc".into(),
+            left_out: None,
         });
         assert_eq!(json["ok"], true);
         assert_eq!(json["elapsed"], "1.23s");

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
-use thirtyfour::{ChromiumLikeCapabilities, DesiredCapabilities, WebDriver};
+use thirtyfour::{ChromiumLikeCapabilities, DesiredCapabilities, LoggingPrefsLogLevel, WebDriver};
 
 /// Chromium switches every session gets. Without the background-networking ones Chromium's
 /// own connections are refused on a closed network and slow everything down. No crash
@@ -89,6 +89,10 @@ impl Browser {
         request_timeout: Duration,
     ) -> Result<Self, String> {
         let mut caps = DesiredCapabilities::chrome();
+        // The page's errors (failed loads, uncaught exceptions) are kept in memory for
+        // `browser_log`; nothing the page merely logs.
+        caps.set_logging_prefs("browser", LoggingPrefsLogLevel::Severe)
+            .map_err(|e| format!("浏览器参数无效：{e}"))?;
         let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
         if headless {
             args.insert(0, "--headless=new".to_owned());

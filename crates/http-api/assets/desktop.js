@@ -12,6 +12,10 @@ const FILE_STATUS = { processing: "处理中", done: "完成", cached: "完成�
 
 const $ = (id) => document.getElementById(id);
 let sessionId = null;
+// Whether the session came from the address (a reload), and the document's download path as
+// the last result gave it (none for a travel-only session or a failed document).
+let restored = false;
+let docUrl = null;
 let table = { csv_filename: "", fields: COLUMNS, rows: [] };
 let flagged = {};
 let stream = null;
@@ -22,6 +26,7 @@ async function startSession() {
     try {
       await api.json("GET", "/api/files/" + encodeURIComponent(fromUrl));
       sessionId = fromUrl;
+      restored = true;
     } catch (_) { sessionId = null; }
   }
   if (!sessionId) {
@@ -229,7 +234,10 @@ async function onDone(result) {
       lines.push(downloadLink("查看失败时的页面截图", "/api/download/" + sessionId + "/" + encodeURIComponent(result.screenshot)));
     }
   }
-  if (result.doc_error) lines.push("出库单生成失败：" + result.doc_error);
+  noteDocument(result);
+  if (result.doc_error) {
+    lines.push((result.doc_ok === true ? "出库单已生成，" : "出库单生成失败：") + result.doc_error);
+  }
   showResult(lines, result.ok === false || result.submit_ok === false);
   await loadTable();
 }
@@ -247,15 +255,34 @@ async function loadFlags() {
   } catch (_) { /* no agent run */ }
 }
 
+/// Remembers where the document is, from a result that says (process, agent, save).
+function noteDocument(result) {
+  if ("doc_ok" in result) docUrl = result.doc_ok === true ? result.doc_url : null;
+}
+
+/// On a reload: a session without files has no table, so nothing is asked that would only
+/// answer 404; with a table, the last run's result says whether there is a document.
+async function restoreLastRun() {
+  const files = await api.json("GET", "/api/files/" + sessionId).catch(() => null);
+  if (!files || files.files.length === 0) return;
+  if (!(await loadTable())) return;
+  try {
+    noteDocument(await api.json("GET", "/api/download/" + sessionId + "/result.json"));
+    renderDownloads(docUrl);
+  } catch (_) { /* a table saved without a run: no document known */ }
+}
+
+/// Shows the session's table; false when it has none.
 async function loadTable() {
   let data;
-  try { data = await api.json("GET", "/api/data/" + sessionId); } catch (_) { return; }
+  try { data = await api.json("GET", "/api/data/" + sessionId); } catch (_) { return false; }
   await loadFlags();
   table = { csv_filename: data.csv_filename, fields: data.fields, rows: data.data };
   $("table-file").textContent = data.csv_filename;
   renderTable();
-  renderDownloads();
+  renderDownloads(docUrl);
   $("table-box").hidden = false;
+  return true;
 }
 
 function renderTable() {
@@ -299,12 +326,13 @@ function renderTotals() {
   $("totals").textContent = "共 " + table.rows.length + " 行，价税合计 " + (cents / 100).toFixed(2) + " 元";
 }
 
-function renderDownloads(docUrl) {
+function renderDownloads(doc) {
   const box = $("downloads");
   box.replaceChildren(el("span", "下载："));
   const base = "/api/download/" + sessionId + "/";
   const links = [[table.csv_filename, base + encodeURIComponent(table.csv_filename)]];
-  links.push(["易耗品、出库单.doc", docUrl || base + encodeURIComponent("易耗品、出库单.doc")]);
+  // Only a document that exists: a travel-only session has none.
+  if (doc) links.push(["易耗品、出库单.doc", doc]);
   for (const [text, url] of links) {
     const link = el("a", text);
     link.href = url;
@@ -324,11 +352,12 @@ async function saveTable() {
     });
     const result = await api.json("POST", "/api/save/" + sessionId, { csv_filename: table.csv_filename, data: rows });
     let text = "已保存。";
-    if (result.doc_ok === true) text += "出库单已重新生成。";
+    noteDocument(result);
+    if (result.doc_ok === true) text += "出库单已重新生成。" + (result.doc_error ? result.doc_error : "");
     else if (result.doc_skipped) text += "全部为差旅发票，无需出库单。";
     else if (result.doc_ok === false) text += "出库单生成失败：" + result.doc_error;
     out.textContent = text;
-    renderDownloads(result.doc_url);
+    renderDownloads(docUrl);
   } catch (error) {
     out.textContent = "保存失败：" + error.message;
     out.className = "error";
@@ -384,7 +413,8 @@ async function main() {
     $("session-id").textContent = "无法创建会话：" + error.message;
     return;
   }
-  await Promise.all([refreshFiles(), loadConfig().catch(() => {}), loadTable()]);
+  // A new session has no table yet: it is asked for when a run ends.
+  await Promise.all([refreshFiles(), loadConfig().catch(() => {}), restored ? restoreLastRun() : null]);
   // The phone's uploads appear here without a reload.
   setInterval(refreshFiles, 2000);
 }

@@ -165,6 +165,46 @@ async fn save_regenerates_the_document_with_the_edited_values() {
 }
 
 #[tokio::test]
+async fn a_row_without_a_readable_amount_is_left_out_and_named_not_the_whole_document() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let result = process(&app, &id, &["digital_normal_single.pdf"]).await;
+    assert_eq!(result["doc_ok"], true, "{result}");
+    let mut data: Value = app
+        .get(&format!("/api/data/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    // A second general invoice known only by its QR code: no item, no amount.
+    let rows = data["data"].as_array_mut().unwrap();
+    rows.push(
+        json!({"序号": "2", "发票号码": "25442000000116575693", "开票日期": "2025/03/12",
+        "项目名称": "*文具*订书钉", "价税合计": "", "销售方名称": "某某文具店"}),
+    );
+    let response = app
+        .client
+        .post(app.url(&format!("/api/save/{id}")))
+        .json(&json!({"csv_filename": data["csv_filename"], "data": data["data"]}))
+        .send()
+        .await
+        .unwrap();
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["doc_ok"], true, "{body}");
+    assert!(
+        body["doc_url"].as_str().unwrap().ends_with(".doc"),
+        "{body}"
+    );
+    let named = body["doc_error"].as_str().unwrap_or_default();
+    assert!(
+        named.contains("第 2 行") && named.contains("25442000000116575693"),
+        "{body}"
+    );
+    let text = doc_text(&app.session_dir(&id).join("易耗品、出库单.doc"));
+    assert!(!text.contains("订书钉"), "{text}");
+}
+
+#[tokio::test]
 async fn a_travel_only_session_skips_the_document() {
     let app = spawn_app().await;
     let id = app.create_session().await;

@@ -333,3 +333,71 @@ async fn hostile_names_render_as_text() {
     assert!(injected.is_empty(), "a name became markup");
     session.close().await;
 }
+
+/// The page's errors the browser recorded (failed loads, uncaught exceptions).
+async fn console_errors(driver: &WebDriver) -> Vec<String> {
+    driver
+        .browser_log()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|entry| entry.level == "SEVERE")
+        .map(|entry| entry.message)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_fresh_page_shows_no_error_and_offers_only_documents_that_exist() {
+    let (app, _portal) = app_and_portal().await;
+    let head = app.client.head(app.url("/")).send().await.unwrap();
+    assert_eq!(head.status(), 200, "HEAD /");
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+
+    // A general invoice: upload, run, save; the console stays clean throughout.
+    driver.goto(format!("{}/", app.base)).await.unwrap();
+    wait_text(driver, "#session-id", |t| t.len() == 36).await;
+    driver
+        .find(By::Id("file-input"))
+        .await
+        .unwrap()
+        .send_keys(fixture_path("invoices", "digital_normal_single.pdf"))
+        .await
+        .unwrap();
+    wait_text(driver, "#files", |t| {
+        t.contains("digital_normal_single.pdf")
+    })
+    .await;
+    fill_config(driver, &[("username", "100001"), ("default_name", "张三")]).await;
+    click(driver, "run-extract").await;
+    wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
+    let downloads = wait_text(driver, "#downloads", |t| t.contains("出库单")).await;
+    assert!(downloads.contains("invoice_summary.csv"), "{downloads}");
+    click(driver, "save").await;
+    wait_text(driver, "#save-result", |t| t.contains("出库单已重新生成")).await;
+    // A reload finds the table and the document again, without asking for what is not there.
+    driver.refresh().await.unwrap();
+    wait_text(driver, "#downloads", |t| t.contains("出库单")).await;
+    let errors = console_errors(driver).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+
+    // A travel-only session: no document is due, and none is offered.
+    driver.goto(format!("{}/", app.base)).await.unwrap();
+    wait_text(driver, "#session-id", |t| t.len() == 36).await;
+    driver
+        .find(By::Id("file-input"))
+        .await
+        .unwrap()
+        .send_keys(fixture_path("invoices", "railway_ticket.pdf"))
+        .await
+        .unwrap();
+    wait_text(driver, "#files", |t| t.contains("railway_ticket.pdf")).await;
+    fill_config(driver, &[("username", "100001"), ("default_name", "张三")]).await;
+    click(driver, "run-extract").await;
+    wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
+    let downloads = wait_text(driver, "#downloads", |t| t.contains(".csv")).await;
+    assert!(!downloads.contains("出库单"), "{downloads}");
+    let errors = console_errors(driver).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+    session.close().await;
+}

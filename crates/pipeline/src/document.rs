@@ -70,8 +70,9 @@ pub fn regenerate_document(
     };
 
     let mut items = Vec::new();
+    let mut incomplete = Vec::new();
     let (mut travel_count, mut general_count) = (0, 0);
-    for row in &table.rows {
+    for (position, row) in table.rows.iter().enumerate() {
         let number = cell(row, "发票号码");
         let stored = by_number.get(number.as_str());
         let kind = match stored {
@@ -94,7 +95,14 @@ pub fn regenerate_document(
             spec: cell(row, "规格型号"),
             total: cell(row, "价税合计"),
         };
-        items.extend(items_for_row(stored.map(|s| &s.record), &edited));
+        let row_items = items_for_row(stored.map(|s| &s.record), &edited);
+        // One row without a readable amount (an invoice read from its QR code alone) must
+        // not cost the whole document: it is left out and named for the user to complete.
+        if row_items.iter().all(|i| Cents::parse(&i.amount).is_ok()) {
+            items.extend(row_items);
+        } else {
+            incomplete.push(incomplete_row(position, &cell(row, "序号"), &number));
+        }
     }
 
     let outcome = if general_count == 0 {
@@ -103,6 +111,10 @@ pub fn regenerate_document(
         }
         DocOutcome::Skipped {
             message: DOC_SKIPPED.to_owned(),
+        }
+    } else if items.is_empty() {
+        DocOutcome::Failed {
+            error: incomplete.join("；"),
         }
     } else {
         let doc = OutboundDoc {
@@ -124,8 +136,13 @@ pub fn regenerate_document(
                     "docgen",
                     &format!("已生成 {DOC_FILE_NAME}（{} 项）", doc.items.len()),
                 );
+                let left_out = (!incomplete.is_empty()).then(|| incomplete.join("；"));
+                if let Some(message) = &left_out {
+                    let _ = session.log("WARN", "docgen", message);
+                }
                 DocOutcome::Generated {
                     doc_url: doc_url(session),
+                    left_out,
                 }
             }
             Err(error) => {
@@ -140,6 +157,21 @@ pub fn regenerate_document(
         travel_count,
         general_count,
     }
+}
+
+/// What the user is told of a general row the document had to leave out.
+fn incomplete_row(position: usize, seq: &str, number: &str) -> String {
+    let row = if seq.trim().is_empty() {
+        (position + 1).to_string()
+    } else {
+        seq.trim().to_owned()
+    };
+    let invoice = if number.is_empty() {
+        String::new()
+    } else {
+        format!("（发票号码 {number}）")
+    };
+    format!("第 {row} 行{invoice}缺少可识别的金额，未写入出库单：请在表格中补全价税合计后保存")
 }
 
 /// The download path of the document, its name percent-encoded.

@@ -17,8 +17,12 @@ use actix_web::web;
 
 /// Registers every endpoint this crate serves.
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    // HEAD as GET for the pages (monitoring and `curl -I` ask with HEAD; the body is dropped).
     cfg.route("/", web::get().to(pages::desktop))
+        .route("/", web::head().to(pages::desktop))
+        .route("/favicon.ico", web::get().to(pages::favicon))
         .route("/mobile/{session_id}", web::get().to(pages::mobile))
+        .route("/mobile/{session_id}", web::head().to(pages::mobile))
         .route("/assets/{name}", web::get().to(pages::asset))
         .route("/api/qr/{session_id}", web::get().to(pages::qr))
         .route("/api/session", web::post().to(session::create))

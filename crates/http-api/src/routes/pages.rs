@@ -11,7 +11,7 @@ const INDEX: &str = include_str!("../../assets/index.html");
 const MOBILE: &str = include_str!("../../assets/mobile.html");
 
 /// The embedded assets: name, content type, bytes.
-const ASSETS: [(&str, &str, &str); 4] = [
+const ASSETS: [(&str, &str, &str); 5] = [
     (
         "app.css",
         "text/css; charset=utf-8",
@@ -32,7 +32,11 @@ const ASSETS: [(&str, &str, &str); 4] = [
         "text/javascript; charset=utf-8",
         include_str!("../../assets/mobile.js"),
     ),
+    ("icon.svg", ICON_TYPE, ICON),
 ];
+
+const ICON: &str = include_str!("../../assets/icon.svg");
+const ICON_TYPE: &str = "image/svg+xml";
 
 /// What a page may load: its own scripts, styles, images and streams.
 pub(crate) const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
@@ -68,6 +72,14 @@ pub(crate) async fn mobile(
                 .to_owned(),
         ),
     }
+}
+
+/// GET /favicon.ico: browsers ask for it whatever the page links; the page's icon.
+pub(crate) async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, ICON_TYPE))
+        .insert_header((header::CACHE_CONTROL, "max-age=86400"))
+        .body(ICON)
 }
 
 /// GET /assets/<name>.
