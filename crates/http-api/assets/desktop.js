@@ -34,12 +34,17 @@ async function startSession() {
     history.replaceState(null, "", "#s=" + sessionId);
   }
   $("session-id").textContent = sessionId;
-  const mobile = location.origin + "/mobile/" + sessionId;
-  $("mobile-link").textContent = mobile;
-  $("mobile-link").href = mobile;
+  // The server says where a phone can reach this session (the machine's LAN address when
+  // this page was opened on 127.0.0.1); the QR code encodes the same address.
   $("qr").src = "/api/qr/" + sessionId;
-  const host = location.hostname;
-  $("mobile-hint").hidden = !(host === "localhost" || host === "127.0.0.1" || host === "[::1]");
+  const phone = await api.json("GET", "/api/mobile-url/" + sessionId).catch(() => null);
+  if (phone) {
+    $("mobile-link").textContent = phone.url;
+    $("mobile-link").href = phone.url;
+    $("mobile-hint").textContent = phone.note;
+    $("mobile-hint").hidden = false;
+    $("mobile-hint").className = phone.reachable ? "muted" : "error";
+  }
 }
 
 // ---- files ----

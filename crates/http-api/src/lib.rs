@@ -3,6 +3,7 @@
 mod error;
 mod front_door;
 mod middleware;
+mod phone;
 mod routes;
 mod server;
 mod sse;

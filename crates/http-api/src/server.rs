@@ -104,8 +104,10 @@ pub fn serve(
     state: AppState,
     workers: Option<usize>,
 ) -> std::io::Result<Server> {
-    let data = web::Data::new(state);
     let addr = listener.local_addr()?;
+    let mut state = state;
+    state.reach.listen = Some(addr);
+    let data = web::Data::new(state);
     listener.set_nonblocking(true)?;
     let mut builder = Server::build().shutdown_timeout(SHUTDOWN_TIMEOUT_SECS);
     if let Some(count) = workers {

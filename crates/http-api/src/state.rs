@@ -26,6 +26,8 @@ pub struct AppState {
     pub allowed_hosts: AllowedHosts,
     /// How long a request body may take, and how many one address may send at once.
     pub bodies: BodyLimits,
+    /// How a phone reaches the service (listen address, `[server] public_url`).
+    pub(crate) reach: crate::phone::Reach,
     /// The bodies each client address is sending now.
     pub(crate) body_slots: BodySlots,
     pub(crate) hub: WatchHub,
@@ -51,6 +53,7 @@ impl AppState {
             allowed_hosts: AllowedHosts::default(),
             bodies: BodyLimits::default(),
             body_slots: BodySlots::default(),
+            reach: crate::phone::Reach::default(),
             hub: WatchHub::new(),
         }
     }
@@ -58,6 +61,15 @@ impl AppState {
     /// Accepts these host names too (`[server] allowed_hosts`), for access by a DNS name.
     pub fn with_allowed_hosts(mut self, names: impl IntoIterator<Item = String>) -> Self {
         self.allowed_hosts = AllowedHosts::new(names);
+        self
+    }
+
+    /// Sends phones to this address (`[server] public_url`, e.g. `https://bx.example.edu.cn`)
+    /// instead of the one the desktop used.
+    pub fn with_public_url(mut self, url: Option<String>) -> Self {
+        self.reach.public_url = url
+            .map(|u| u.trim().trim_end_matches('/').to_owned())
+            .filter(|u| !u.is_empty());
         self
     }
 

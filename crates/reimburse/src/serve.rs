@@ -87,6 +87,7 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     let bodies = config.upload.body_limits();
     let state = AppState::new(store, defaults, sse, documents, finance, screenshots)
         .with_allowed_hosts(config.server.allowed_hosts.iter().cloned())
+        .with_public_url(Some(config.server.public_url.clone()))
         .with_body_limits(bodies);
     let listener =
         TcpListener::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;

@@ -31,6 +31,9 @@ pub struct Server {
     /// Host names (DNS names the office uses for this machine) accepted in the Host header
     /// besides IP addresses and localhost; anything else is refused (DNS rebinding).
     pub allowed_hosts: Vec<String>,
+    /// The address phones open (e.g. `https://bx.example.edu.cn` behind a proxy); empty: this
+    /// machine's LAN address when the service listens beyond loopback.
+    pub public_url: String,
 }
 
 /// An optional OpenAI-compatible language model (see docs/llm.md). Without `base_url` the

@@ -1,4 +1,5 @@
-//! The real `reimburse serve` binary: start-up, recovery of cut-off runs, graceful SIGTERM.
+//! The real `reimburse serve` binary: start-up, recovery of cut-off runs, graceful SIGTERM, the
+//! phone's address when the service listens beyond loopback.
 
 #![allow(
     clippy::unwrap_used,
@@ -10,7 +11,7 @@
 
 mod common;
 
-use common::start;
+use common::{start, start_with};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
@@ -91,4 +92,87 @@ fn help_documents_flags_and_environment() {
     ] {
         assert!(help.contains(expected), "{expected} missing from:\n{help}");
     }
+}
+
+/// The QR code the service serves for `url`, as the qrcode crate draws it.
+fn qr_svg(url: &str) -> String {
+    qrcode::QrCode::new(url.as_bytes())
+        .unwrap()
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(160, 160)
+        .quiet_zone(true)
+        .build()
+}
+
+/// The phone's address and QR code of a new session, asked on 127.0.0.1 as a person at the
+/// machine itself would.
+async fn phone_of(data: &std::path::Path, extra: &[&str]) -> (serde_json::Value, String) {
+    let server = start_with(data, data, extra);
+    let port = server.base.rsplit(':').next().unwrap().to_owned();
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let created: serde_json::Value = client
+        .post(format!("{base}/api/session"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["session_id"].as_str().unwrap();
+    let phone: serde_json::Value = client
+        .get(format!("{base}/api/mobile-url/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let svg = client
+        .get(format!("{base}/api/qr/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        phone["url"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/mobile/{id}")),
+        "{phone}"
+    );
+    (phone, svg)
+}
+
+#[tokio::test]
+async fn a_service_on_all_interfaces_gives_the_phone_a_lan_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let (phone, svg) = phone_of(dir.path(), &["--addr", "0.0.0.0:0", "--no-portal"]).await;
+    let url = phone["url"].as_str().unwrap();
+    let host = url.trim_start_matches("http://").split(':').next().unwrap();
+    let ip: std::net::IpAddr = host.parse().unwrap();
+    assert!(!ip.is_loopback() && !ip.is_unspecified(), "{phone}");
+    assert_eq!(phone["reachable"], true, "{phone}");
+    assert_eq!(svg, qr_svg(url), "the QR code encodes another address");
+
+    // Behind a proxy or under a DNS name: the configured address.
+    std::fs::write(
+        dir.path().join("reimburse.toml"),
+        "[server]\npublic_url = \"https://bx.example.edu.cn/\"\n",
+    )
+    .unwrap();
+    let (phone, svg) = phone_of(dir.path(), &["--addr", "0.0.0.0:0", "--no-portal"]).await;
+    let url = phone["url"].as_str().unwrap();
+    assert!(
+        url.starts_with("https://bx.example.edu.cn/mobile/"),
+        "{phone}"
+    );
+    assert_eq!(svg, qr_svg(url));
+
+    // On loopback only: said, not hidden.
+    std::fs::remove_file(dir.path().join("reimburse.toml")).unwrap();
+    let (phone, _) = phone_of(dir.path(), &["--no-portal"]).await;
+    assert_eq!(phone["reachable"], false, "{phone}");
 }

@@ -25,6 +25,10 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .route("/mobile/{session_id}", web::head().to(pages::mobile))
         .route("/assets/{name}", web::get().to(pages::asset))
         .route("/api/qr/{session_id}", web::get().to(pages::qr))
+        .route(
+            "/api/mobile-url/{session_id}",
+            web::get().to(pages::mobile_url),
+        )
         .route("/api/session", web::post().to(session::create))
         .route("/api/upload/{session_id}", web::post().to(upload::upload))
         .route(

@@ -3,6 +3,7 @@
 //! scripts and styles from this origin only, no inline script.
 
 use crate::middleware::CheckedHost;
+use crate::phone::{PhoneAddress, lan_address, phone_address};
 use crate::{ApiError, AppState};
 use actix_web::http::header;
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
@@ -94,21 +95,47 @@ pub(crate) async fn asset(name: web::Path<String>) -> Result<HttpResponse, ApiEr
         .body(*body))
 }
 
-/// GET /api/qr/<session_id>: an SVG QR code of the phone page's address, as the desktop
-/// reached the service: the Host it used, as the origin check accepted it. Forwarded host
+/// The phone page's address for this request (see `phone.rs`).
+fn phone_address_for(
+    state: &AppState,
+    session_id: &str,
+    request: &HttpRequest,
+) -> Result<PhoneAddress, ApiError> {
+    let session = state.store.session(session_id)?;
+    let host = request
+        .extensions()
+        .get::<CheckedHost>()
+        .map(|host| host.0.clone())
+        .ok_or_else(|| ApiError::BadRequest("请求缺少 Host 头，无法生成手机上传地址".into()))?;
+    Ok(phone_address(
+        &state.reach,
+        &host,
+        session.id().as_str(),
+        lan_address,
+    ))
+}
+
+/// GET /api/mobile-url/<session_id>: where the phone is sent, whether a phone can get there,
+/// and what to tell the person; the QR code encodes the same address.
+pub(crate) async fn mobile_url(
+    state: web::Data<AppState>,
+    session_id: web::Path<String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let address = phone_address_for(&state, &session_id, &request)?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(address))
+}
+
+/// GET /api/qr/<session_id>: an SVG QR code of the phone page's address. Forwarded host
 /// headers are ignored: anyone can send them, and no proxy of ours sets them.
 pub(crate) async fn qr(
     state: web::Data<AppState>,
     session_id: web::Path<String>,
     request: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let session = state.store.session(&session_id)?;
-    let host = request
-        .extensions()
-        .get::<CheckedHost>()
-        .map(|host| host.0.clone())
-        .ok_or_else(|| ApiError::BadRequest("请求缺少 Host 头，无法生成手机上传地址".into()))?;
-    let url = format!("http://{host}/mobile/{}", session.id().as_str());
+    let url = phone_address_for(&state, &session_id, &request)?.url;
     let code = qrcode::QrCode::new(url.as_bytes())
         .map_err(|e| ApiError::Internal(format!("QR code: {e}")))?;
     let svg = code

@@ -70,15 +70,13 @@ pub fn start_with_fd_limit(data_dir: &Path, fd_limit: u64) -> Server {
 }
 
 fn spawn(mut command: Command, cwd: &Path, data_dir: &Path, extra: &[&str]) -> Server {
+    command.arg("serve");
+    // Loopback unless the test binds elsewhere.
+    if !extra.contains(&"--addr") {
+        command.args(["--addr", "127.0.0.1:0"]);
+    }
     let mut child = command
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--portal-addr",
-            "127.0.0.1:0",
-            "--data-dir",
-        ])
+        .args(["--portal-addr", "127.0.0.1:0", "--data-dir"])
         .arg(data_dir)
         .args(extra)
         .current_dir(cwd)
