@@ -17,8 +17,8 @@ use crate::text;
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("REIMBURSE_CORPUS") {
-        return Some(PathBuf::from(dir));
+    if let Some(dirs) = std::env::var_os("REIMBURSE_CORPUS") {
+        return std::env::split_paths(&dirs).find(|d| d.join("labels.json").is_file());
     }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
@@ -184,6 +184,14 @@ fn norm(s: &str) -> String {
 #[test]
 fn graded_fields_survive_other_producers_drawing() {
     let Some(dir) = corpus() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the real-invoice corpus (../shared/corpus or REIMBURSE_CORPUS) is required under CI"
+        );
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"note: real-invoice corpus not found: the redrawn-corpus stress test not run\n",
+        );
         return;
     };
     let labels: serde_json::Value =

@@ -31,11 +31,24 @@ fn corpus_dir() -> Option<PathBuf> {
         .find(|p| p.join("labels.json").is_file())
 }
 
+/// Without the corpus: a lone clone says so in one line and goes on; CI (`CI` set) must have
+/// it, so every real invoice is graded there.
+fn corpus_missing(what: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{what}: the real-invoice corpus (../shared/corpus or REIMBURSE_CORPUS) is required under CI"
+    );
+    // Straight to stderr: the test harness would swallow a println! of a passing test.
+    let note = format!(
+        "note: real-invoice corpus not found (../shared/corpus or REIMBURSE_CORPUS): {what} not run\n"
+    );
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
+}
+
 #[test]
 fn corpus_qr_codes_decode_to_their_labels() {
     let Some(dir) = corpus_dir() else {
-        println!("note: invoice corpus (shared/corpus/invoices) not found; skipping");
-        return;
+        return corpus_missing("the QR corpus check");
     };
     let labels: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("labels.json")).unwrap()).unwrap();

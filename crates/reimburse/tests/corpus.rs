@@ -2,8 +2,9 @@
 //! project, or `REIMBURSE_CORPUS`), extracted as the service does it (page OCR included):
 //! exact 发票号码 / 开票日期 / 价税合计 and class on every labelled file, at least 98% on
 //! 销售方名称 and the first 项目名称 (whitespace removed, NFKC), and no file refused. The
-//! corpora are a fixture of CI (../shared beside the clone): without them the test fails.
-//! Nothing from them is copied here.
+//! corpora are a fixture of CI (../shared beside the clone): there, without them the test
+//! fails; a clone on its own says in one line that the grade did not run. Nothing from them is
+//! copied here.
 
 #![allow(
     clippy::unwrap_used,
@@ -15,13 +16,26 @@
 
 mod grade;
 
+/// Without the corpus: a lone clone says so in one line and goes on; CI (`CI` set) must have
+/// it, so every real invoice is graded there.
+fn corpus_missing(what: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{what}: the real-invoice corpus (../shared/corpus or REIMBURSE_CORPUS) is required under CI"
+    );
+    // Straight to stderr: the test harness would swallow a println! of a passing test.
+    let note = format!(
+        "note: real-invoice corpus not found (../shared/corpus or REIMBURSE_CORPUS): {what} not run\n"
+    );
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
+}
+
 #[test]
 fn corpus_accuracy() {
     let dirs = grade::corpus_dirs();
-    assert!(
-        !dirs.is_empty(),
-        "the invoice corpora (../shared/corpus/invoices, invoices-2) are missing"
-    );
+    if dirs.is_empty() {
+        return corpus_missing("the corpus grade");
+    }
     let report = grade::grade(&dirs);
     println!("{} labelled files\n{}", report.files, report.table());
     for m in &report.mismatches {
@@ -44,7 +58,9 @@ fn corpus_accuracy() {
 #[test]
 fn corpus_structured_files_extract() {
     let dirs = grade::corpus_dirs();
-    assert!(!dirs.is_empty(), "the invoice corpora are missing");
+    if dirs.is_empty() {
+        return corpus_missing("the structured-file check");
+    }
     for dir in dirs {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
