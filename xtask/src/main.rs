@@ -17,6 +17,7 @@ commands:
   bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
   bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
   bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
+  bench agent       the agent flow with 20 invoices + 20 screenshots to the claim number, by phase
   bench ocr         OCR wall and CPU ms per screenshot fixture
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests (default 20000)

@@ -74,6 +74,11 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             ensure_system_packages()?;
             cargo(&["bench", "--package", "reimburse", "--bench", "process"])
         }
+        Some("agent") => {
+            ensure_system_packages()?;
+            crate::models::ensure_models()?;
+            cargo(&["bench", "--package", "reimburse", "--bench", "agent"])
+        }
         Some("ocr") => {
             ensure_system_packages()?;
             crate::models::ensure_models()?;
@@ -92,8 +97,10 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Some(other) => bail!("unknown benchmark `{other}` (known: sse, extract, process, ocr)"),
-        None => bail!("name a benchmark: cargo xtask bench sse | extract | process | ocr"),
+        Some(other) => {
+            bail!("unknown benchmark `{other}` (known: sse, extract, process, agent, ocr)")
+        }
+        None => bail!("name a benchmark: cargo xtask bench sse | extract | process | agent | ocr"),
     }
 }
 

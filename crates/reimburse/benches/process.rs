@@ -19,12 +19,10 @@
 )]
 
 use futures_util::StreamExt;
-use reqwest::multipart::{Form, Part};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 mod common;
-use common::ReleaseServer;
+use common::{ReleaseServer, screenshots};
 use std::time::{Duration, Instant};
 
 /// How many of each to upload: 20 unless `INVOICES` / `SCREENSHOTS` say otherwise (to see
@@ -36,65 +34,7 @@ fn count(variable: &str) -> usize {
         .unwrap_or(20)
 }
 
-/// 20 screenshot fixtures, taken round-robin over the screen types so every type is in.
-fn screenshots(wanted: usize) -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/screenshots");
-    let mut by_type: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let is_image = path.extension().is_some_and(|e| e == "png" || e == "jpg");
-        if !is_image {
-            continue;
-        }
-        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let kind = stem
-            .rsplit_once('_')
-            .map_or(stem.clone(), |(k, _)| k.to_owned());
-        by_type.entry(kind).or_default().push(path);
-    }
-    for list in by_type.values_mut() {
-        list.sort();
-    }
-    let mut picked = Vec::new();
-    let mut round = 0;
-    while picked.len() < wanted {
-        let before = picked.len();
-        for list in by_type.values() {
-            if let Some(path) = list.get(round)
-                && picked.len() < wanted
-            {
-                picked.push(path.clone());
-            }
-        }
-        assert!(picked.len() > before, "not enough screenshot fixtures");
-        round += 1;
-    }
-    picked
-        .into_iter()
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(p).unwrap())
-        })
-        .collect()
-}
-
 impl ReleaseServer {
-    async fn session_with_files(&self, files: &[(String, Vec<u8>)]) -> String {
-        let id = self.new_session().await;
-        for (name, bytes) in files {
-            let form = Form::new().part("file", Part::bytes(bytes.clone()).file_name(name.clone()));
-            let response = self
-                .client
-                .post(format!("{}/api/upload/{id}", self.base))
-                .multipart(form)
-                .send()
-                .await
-                .unwrap();
-            assert!(response.status().is_success(), "upload of {name} failed");
-        }
-        id
-    }
-
     /// Starts processing and waits for `done` on the SSE stream; returns the wall time and
     /// the result.
     async fn process(&self, id: &str) -> (Duration, Value) {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code, reason = "each benchmark uses a part of it")]
 
+use reqwest::multipart::{Form, Part};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -62,6 +64,23 @@ impl ReleaseServer {
         server
     }
 
+    /// A new session with these files uploaded (not timed).
+    pub async fn session_with_files(&self, files: &[(String, Vec<u8>)]) -> String {
+        let id = self.new_session().await;
+        for (name, bytes) in files {
+            let form = Form::new().part("file", Part::bytes(bytes.clone()).file_name(name.clone()));
+            let response = self
+                .client
+                .post(format!("{}/api/upload/{id}", self.base))
+                .multipart(form)
+                .send()
+                .await
+                .unwrap();
+            assert!(response.status().is_success(), "upload of {name} failed");
+        }
+        id
+    }
+
     /// A new session's id.
     pub async fn new_session(&self) -> String {
         let response = self
@@ -80,4 +99,46 @@ impl Drop for ReleaseServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `wanted` screenshot fixtures, taken round-robin over the screen types so every type is in.
+pub fn screenshots(wanted: usize) -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/screenshots");
+    let mut by_type: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let is_image = path.extension().is_some_and(|e| e == "png" || e == "jpg");
+        if !is_image {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let kind = stem
+            .rsplit_once('_')
+            .map_or(stem.clone(), |(k, _)| k.to_owned());
+        by_type.entry(kind).or_default().push(path);
+    }
+    for list in by_type.values_mut() {
+        list.sort();
+    }
+    let mut picked = Vec::new();
+    let mut round = 0;
+    while picked.len() < wanted {
+        let before = picked.len();
+        for list in by_type.values() {
+            if let Some(path) = list.get(round)
+                && picked.len() < wanted
+            {
+                picked.push(path.clone());
+            }
+        }
+        assert!(picked.len() > before, "not enough screenshot fixtures");
+        round += 1;
+    }
+    picked
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(p).unwrap())
+        })
+        .collect()
 }
