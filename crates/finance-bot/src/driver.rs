@@ -5,9 +5,10 @@
 //! Everything a local browser writes stays in its run directory (mode 0700, under the
 //! service's work dir): the profile, Chromium's temporary files (`TMPDIR` points there) and
 //! chromedriver's log, which is 0600 and kept at warning level because at info level it holds
-//! every command, the typed password included. chromedriver dies with the service (a
-//! parent-death signal), and [`reap_leftovers`] kills what a `kill -9` still left (Chromium,
-//! which carries the run directory in its environment) and removes the directories.
+//! every command, the typed password included. chromedriver dies with the service and Chromium
+//! with chromedriver (parent-death signals), and [`reap_leftovers`] kills whatever a `kill -9`
+//! still left (every Chromium process carries the run directory in its environment) and
+//! removes the directories.
 
 use rustix::process::{Pid, Signal, kill_process_group};
 use std::io::{Read, Write};
@@ -111,7 +112,8 @@ impl Browser {
                 let run_dir = make_run_dir(work_dir)?;
                 let profile = run_dir.path().join("profile");
                 args.push(format!("--user-data-dir={}", profile.display()));
-                caps.set_binary(&chromium_path.display().to_string())
+                let binary = tied_to_driver(chromium_path, run_dir.path());
+                caps.set_binary(&binary.display().to_string())
                     .map_err(|e| format!("浏览器参数无效：{e}"))?;
                 let log = run_dir.path().join("chromedriver.log");
                 let process = DriverProcess::spawn(chromedriver_path, &log, run_dir.path())?;
@@ -320,6 +322,38 @@ fn make_run_dir(work_dir: Option<&Path>) -> Result<TempDir, String> {
         None => builder.tempdir(),
     }
     .map_err(|e| format!("无法创建浏览器临时目录：{e}"))
+}
+
+/// Where util-linux's `setpriv` is, which can give Chromium a parent-death signal.
+const SETPRIV: &str = "/usr/bin/setpriv";
+
+/// The browser binary for chromedriver to start: a wrapper script in the run folder that
+/// starts Chromium with a parent-death signal, so Chromium dies with chromedriver (which dies
+/// with the service) instead of living on under PID 1 until the next start reaps it. Without
+/// `setpriv`, Chromium itself (the reaping still covers it).
+fn tied_to_driver(chromium: &Path, run_dir: &Path) -> PathBuf {
+    if !Path::new(SETPRIV).is_file() {
+        return chromium.to_owned();
+    }
+    let quoted = format!(
+        "'{}'",
+        chromium.display().to_string().replace('\'', r"'\''")
+    );
+    let script = format!("#!/bin/sh\nexec {SETPRIV} --pdeathsig KILL -- {quoted} \"$@\"\n");
+    let wrapper = run_dir.join("chromium");
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o700)
+        .open(&wrapper)
+        .and_then(|mut file| file.write_all(script.as_bytes()));
+    match written {
+        Ok(()) => wrapper,
+        Err(error) => {
+            tracing::warn!("无法创建浏览器启动脚本：{error}");
+            chromium.to_owned()
+        }
+    }
 }
 
 /// chromedriver's log, created readable by the service's user alone before chromedriver

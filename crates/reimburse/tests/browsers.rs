@@ -340,6 +340,16 @@ async fn the_password_never_reaches_a_file_and_a_crash_leaves_no_browser_behind(
     assert_clean("during the submissions", &during, "", &password);
     let found = scan(&roots, &password, &TYPED);
     assert_clean("after the kill", &found, "", &password);
+    // chromedriver dies with the service and Chromium with chromedriver, restart or not.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !browser_processes(&data).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "browsers outlive the killed service: {:?}",
+            browser_processes(&data)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     let restarted = start(&data);
     let deadline = Instant::now() + Duration::from_secs(10);
