@@ -66,24 +66,52 @@ impl Recognizer {
     }
 }
 
+/// The screen rule of a page no marker names that shows an amount, a time and a card.
+pub const UNKNOWN_PAYMENT_RULE: &str =
+    "no screen markers, but an amount, a transaction time and a card: read as a bank page";
+
+/// Every field's decision over the readers' candidates for `screen`.
+fn decide_fields(layout: &Layout, screen: ScreenType) -> Vec<Decided> {
+    let cands: Vec<_> = READERS
+        .iter()
+        .flat_map(|r| r.read(layout, screen))
+        .collect();
+    DECISIONS.iter().map(|d| decide(d, &cands)).collect()
+}
+
 /// The rules alone, over lines already read: the record of `file`.
 pub fn read_lines(file: &str, page: Page) -> Recognition {
     let layout = Layout::new(&page);
-    let (screen, screen_rule) = screen::detect(&layout);
+    let (mut screen, mut screen_rule) = screen::detect(&layout);
     let layout = if screen == ScreenType::PosSlip {
         Layout::new(&crate::background::without_surface(&page))
     } else {
         layout
     };
-    let decided: Vec<Decided> = if screen == ScreenType::NoPayment {
+    let mut decided: Vec<Decided> = if screen == ScreenType::NoPayment {
         Vec::new()
     } else {
-        let cands: Vec<_> = READERS
-            .iter()
-            .flat_map(|r| r.read(&layout, screen))
-            .collect();
-        DECISIONS.iter().map(|d| decide(d, &cands)).collect()
+        decide_fields(&layout, screen)
     };
+    // A page of a bank or app the markers do not know is read as a bank page; what shows an
+    // amount with a transaction time and a card is a payment, kept with what could be read
+    // for the person to review, never dropped as "no payment".
+    if screen == ScreenType::NoPayment && screen_rule == screen::NO_MARKERS_RULE {
+        let as_bank = decide_fields(&layout, ScreenType::BankCard);
+        let has = |fields: &[Field]| {
+            as_bank
+                .iter()
+                .any(|d| fields.contains(&d.field) && !d.value.is_empty())
+        };
+        if has(&[Field::Amount])
+            && has(&[Field::Date, Field::Time])
+            && has(&[Field::CardLast4, Field::CardNumber])
+        {
+            screen = ScreenType::BankCard;
+            screen_rule = UNKNOWN_PAYMENT_RULE.to_owned();
+            decided = as_bank;
+        }
+    }
     let record = assemble(file, screen, &decided);
     Recognition {
         record,

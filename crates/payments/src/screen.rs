@@ -157,9 +157,34 @@ const NOT_PAID: &[NotPaid] = &[
             "二维码收款",
             "扫码付款",
             "出示付款码",
+            "向我付款",
         ],
     },
 ];
+
+/// A list of orders or bills: several amounts, none of them the one payment a screenshot is
+/// for. Unlike [`NOT_PAID`], not overruled by [`DONE`] (each order of a list says 交易成功).
+const LIST_WORDS: &[&str] = &["我的订单", "全部订单", "订单列表", "账单列表"];
+
+/// The fewest amounts (`¥…` lines) that make a list.
+const LIST_AMOUNTS: usize = 2;
+
+fn is_list(layout: &Layout) -> bool {
+    let amounts = layout
+        .cells
+        .iter()
+        .filter(|c| {
+            let at = c.compact.find(['¥', '￥']);
+            at.is_some_and(|i| {
+                c.compact[i..]
+                    .chars()
+                    .nth(1)
+                    .is_some_and(|d| d.is_ascii_digit())
+            })
+        })
+        .count();
+    amounts >= LIST_AMOUNTS && LIST_WORDS.iter().any(|w| layout.has(w))
+}
 
 /// Words that say a payment went through: they overrule [`NOT_PAID`].
 const DONE: &[&str] = &[
@@ -175,8 +200,17 @@ const DONE: &[&str] = &[
     "明细详情",
 ];
 
+/// The rule of a list of orders or bills.
+pub const LIST_RULE: &str = "order list";
+/// The rule of a page with no marker word of any screen (which recognition still reads as a
+/// bank page when it shows an amount, a time and a card).
+pub const NO_MARKERS_RULE: &str = "no payment screen markers";
+
 /// The screen type and the rule that decided it.
 pub fn detect(layout: &Layout) -> (ScreenType, String) {
+    if is_list(layout) {
+        return (ScreenType::NoPayment, LIST_RULE.to_owned());
+    }
     let done = DONE.iter().any(|w| layout.has(w));
     if !done
         && let Some(rule) = NOT_PAID
@@ -197,9 +231,6 @@ pub fn detect(layout: &Layout) -> (ScreenType, String) {
             let found: Vec<&str> = m.words.iter().copied().filter(|w| layout.has(w)).collect();
             (m.screen, format!("markers: {}", found.join(" ")))
         }
-        None => (
-            ScreenType::NoPayment,
-            "no payment screen markers".to_owned(),
-        ),
+        None => (ScreenType::NoPayment, NO_MARKERS_RULE.to_owned()),
     }
 }

@@ -208,3 +208,33 @@ fn a_slip_amount_is_read_after_its_currency_when_the_label_is_garbled() {
         ],
     );
 }
+
+#[test]
+fn an_unknown_banks_detail_page_is_kept_with_what_it_shows() {
+    // No marker word of any known screen: an amount, a transaction time and a card are enough
+    // not to drop it.
+    let got = read("unknown_bank");
+    assert!(!got.record.no_payment, "{}", got.screen_rule);
+    assert_eq!(got.screen, ScreenType::BankCard, "{}", got.screen_rule);
+    assert_eq!(got.record.amount, "268.50", "{:?}", got.decided);
+    assert_eq!(got.record.date, "2025/04/18");
+    assert_eq!(got.record.card_last4, "3812");
+}
+
+#[test]
+fn the_wechat_pay_notification_card_is_a_payment() {
+    let got = read("wechat_notice");
+    assert!(!got.record.no_payment, "{}", got.screen_rule);
+    assert_eq!(got.record.amount, "58.00", "{:?}", got.decided);
+    assert_eq!(got.record.merchant, "上海演示便利店", "{:?}", got.decided);
+}
+
+#[test]
+fn a_collection_code_and_an_order_list_are_not_payments() {
+    let got = read("collect_code");
+    assert!(got.record.no_payment, "{}", got.screen_rule);
+    assert_eq!(got.screen_rule, "payment or collection code");
+    let got = read("order_list");
+    assert!(got.record.no_payment, "{}", got.screen_rule);
+    assert_eq!(got.screen_rule, "order list");
+}
