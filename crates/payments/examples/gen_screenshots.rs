@@ -786,6 +786,129 @@ fn chat(rng: &mut Rng, n: usize) -> Variant {
     }
 }
 
+/// The WeChat Pay notification card of the service chat (微信支付 › 付款凭证): a payment.
+/// 1: paid from change, no time row; 2: a bank card and the payment time; 3: the payee's full
+/// name and the time.
+fn wechat_notice(rng: &mut Rng, n: usize) -> Variant {
+    let name = format!("wechat_notice_{n:02}");
+    let (short, full, _, _) = *rng.pick(MERCHANTS);
+    let (bank, _) = *rng.pick(BANKS);
+    let money = amount(rng);
+    let when = When::random(rng);
+    let last4 = rng.digits(4);
+    let method = if n == 2 {
+        format!("{bank}储蓄卡({last4})")
+    } else {
+        "零钱".to_owned()
+    };
+    let payee = if n == 3 { full } else { short };
+    let mut v = common(rng);
+    v.extend([
+        ("payee", payee.to_owned()),
+        ("amount_plain", money.plain()),
+        ("method", method),
+        (
+            "card_time",
+            format!("{}月{}日 {}:{:02}", when.m, when.d, when.hh, when.mm),
+        ),
+        (
+            "paid_at",
+            if n >= 2 { when.dashed() } else { String::new() },
+        ),
+    ]);
+    let mut r = record(&name, "png");
+    r.amount = money.plain();
+    r.merchant = payee.to_owned();
+    r.channel = CHANNEL_WECHAT.to_owned();
+    r.status = STATUS_SUCCESS.to_owned();
+    if n >= 2 {
+        r.date = when.date();
+        r.time = when.time();
+    }
+    if n == 2 {
+        r.card_last4 = last4;
+        r.card_bank = bank.to_owned();
+    }
+    Variant {
+        name,
+        template: "wechat_notice",
+        vars: vars(&v),
+        expected: r,
+        window: *rng.pick(WINDOWS),
+        scale: 3,
+        jpeg: false,
+    }
+}
+
+/// A collection code (收款码, 向我付款): nothing was paid. 1: a fixed amount set; 2: none.
+fn collect_code(rng: &mut Rng, n: usize) -> Variant {
+    let name = format!("collect_code_{n:02}");
+    let (short, _, _, _) = *rng.pick(MERCHANTS);
+    let money = amount(rng);
+    let mut v = common(rng);
+    v.extend([
+        ("owner", short.to_owned()),
+        (
+            "set_amount",
+            if n == 1 { money.plain() } else { String::new() },
+        ),
+        ("today_total", amount(rng).plain()),
+    ]);
+    Variant {
+        name: name.clone(),
+        template: "collect_code",
+        vars: vars(&v),
+        expected: PaymentRecord::no_payment(&format!("{name}.png")),
+        window: *rng.pick(WINDOWS),
+        scale: 3,
+        jpeg: false,
+    }
+}
+
+/// A shop's order list (我的订单): three orders with their amounts and states, none of them
+/// one payment's proof.
+fn order_list(rng: &mut Rng, n: usize) -> Variant {
+    let name = format!("order_list_{n:02}");
+    let goods = [
+        "中性笔 0.5mm 黑色 12支",
+        "A4 复印纸 70g 5包",
+        "USB-C 数据线 1m",
+        "订书机 标准型",
+        "文件夹 蓝色 10个",
+        "墨盒 黑色",
+    ];
+    let states = ["交易成功", "已签收", "待收货", "已发货"];
+    let mut v = common(rng);
+    for (i, key) in ["1", "2", "3"].iter().enumerate() {
+        let (short, _, _, _) = *rng.pick(MERCHANTS);
+        v.push((["shop1", "shop2", "shop3"][i], short.to_owned()));
+        v.push((
+            ["goods1", "goods2", "goods3"][i],
+            (*rng.pick(&goods)).to_owned(),
+        ));
+        v.push((
+            ["state1", "state2", "state3"][i],
+            (*rng.pick(&states)).to_owned(),
+        ));
+        v.push((["paid1", "paid2", "paid3"][i], amount(rng).plain()));
+        let _ = key;
+    }
+    v.push(("tab", if n == 1 { "全部" } else { "待收货" }.to_owned()));
+    Variant {
+        name: name.clone(),
+        template: "order_list",
+        vars: vars(&v),
+        expected: PaymentRecord::no_payment(&format!("{name}.png")),
+        window: *rng.pick(WINDOWS),
+        scale: 3,
+        jpeg: false,
+    }
+}
+
+/// Screen types added after the first template sets: a set without their templates renders
+/// the rest.
+const LATER_TYPES: [&str; 3] = ["wechat_notice", "collect_code", "order_list"];
+
 /// Look variables every image gets besides its screen type's own (see the top of the file).
 /// `index` counts the images of the run from 0. The draws come from their own stream, never
 /// from the data stream, so adding or using these leaves every image's data unchanged.
@@ -859,6 +982,12 @@ fn all_variants(seed: u64, rounds: usize) -> Vec<Variant> {
         batch.extend((1..=5).map(|n| bank_card(&mut rng, n)));
         batch.extend((1..=4).map(|n| pos_slip(&mut rng, n)));
         batch.extend((1..=2).map(|n| chat(&mut rng, n)));
+        // Later screen types draw from a stream of their own, so the images above keep
+        // their data whatever is added here.
+        let mut later = Rng(seed ^ 0x5eed_0042 ^ (round as u64) << 32);
+        batch.extend((1..=3).map(|n| wechat_notice(&mut later, n)));
+        batch.extend((1..=2).map(|n| collect_code(&mut later, n)));
+        batch.extend((1..=2).map(|n| order_list(&mut later, n)));
         for v in &mut batch {
             if round > 0 {
                 let (kind, n) = v.name.rsplit_once('_').unwrap_or((&v.name, "0"));
@@ -1024,6 +1153,8 @@ fn main() -> ExitCode {
         let template = match std::fs::read_to_string(templates.join(format!("{}.html", v.template)))
         {
             Ok(t) => t,
+            // Template sets written before these screen types have none of them.
+            Err(_) if LATER_TYPES.contains(&v.template) => continue,
             Err(e) => {
                 eprintln!("template {}: {e}", v.template);
                 return ExitCode::FAILURE;

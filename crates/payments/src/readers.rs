@@ -457,7 +457,9 @@ fn status_of(compact: &str) -> Option<&'static str> {
 
 fn status_label(l: &Layout, _: ScreenType, out: &mut Vec<(Field, String)>) {
     for f in l.labelled(STATUS_LABELS) {
-        if let Some(s) = status_of(&crate::text::compact(&f)) {
+        // A label's value may go on after a comma: 支付成功，对方已收款.
+        let first = f.split(['，', ',']).next().unwrap_or_default();
+        if let Some(s) = status_of(&crate::text::compact(first)) {
             out.push((Field::Status, s.to_owned()));
         }
     }
