@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{Server, fixture, start_with, workspace};
+use common::{Server, fixture, start_with};
 use demo_portal::{Account, DEMO_DISPLAY_NAME, DEMO_EMPLOYEE_NO, PortalConfig, PortalThread};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -36,19 +36,10 @@ fn start_portal(password: &str) -> PortalThread {
 
 /// A data dir whose service submits to `portal`, with `finance_extra` lines in `[finance]`.
 fn data_dir(root: &Path, portal: &PortalThread, finance_extra: &str) -> PathBuf {
-    let data = root.join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(
-        data.join("reimburse.toml"),
-        format!(
-            "[document]\ntemplate = {:?}\n[finance]\nflow = {:?}\nbase_url = {:?}\n{finance_extra}\n",
-            workspace().join("templates/易耗品出库单.docx"),
-            workspace().join("flows/demo-portal.toml"),
-            portal.base_url(),
-        ),
+    common::configured_data_dir(
+        root,
+        &format!("base_url = {:?}\n{finance_extra}", portal.base_url()),
     )
-    .unwrap();
-    data
 }
 
 fn start(data: &Path) -> Server {
@@ -74,6 +65,13 @@ async fn get_json(url: &str) -> Value {
     reqwest::get(url).await.unwrap().json().await.unwrap()
 }
 
+/// Build caches (a cargo target dir, marked by the standard `CACHEDIR.TAG`) and git stores
+/// are not where a running service writes; a clone's target dir under /tmp would make every
+/// scan take minutes.
+fn is_cache(dir: &Path) -> bool {
+    dir.join("CACHEDIR.TAG").is_file() || dir.file_name().is_some_and(|n| n == ".git")
+}
+
 /// Files under `roots` holding `secret` (as UTF-8 or UTF-16LE, the way Chromium stores some
 /// strings), and problems with the chromedriver logs met on the way.
 #[derive(Debug, Default)]
@@ -93,6 +91,9 @@ fn scan(roots: &[&Path], secret: &str, typed: &[&str]) -> Scan {
             continue;
         };
         if meta.is_dir() {
+            if is_cache(&path) {
+                continue;
+            }
             if let Ok(entries) = std::fs::read_dir(&path) {
                 stack.extend(entries.flatten().map(|e| e.path()));
             }
@@ -190,12 +191,19 @@ fn browser_processes(data: &Path) -> Vec<(u32, String)> {
     found
 }
 
-/// Chromium's main processes among them (one per browser; helpers carry `--type=`).
+/// Browsers running: the run folders that Chromium main processes (helpers carry `--type=`)
+/// use. By folder, not by process: a loaded machine can make chromedriver launch a slow
+/// Chromium a second time within one session.
 fn running_browsers(data: &Path) -> usize {
-    browser_processes(data)
+    let folders: HashSet<String> = browser_processes(data)
         .iter()
         .filter(|(_, cmdline)| cmdline.contains("--user-data-dir=") && !cmdline.contains("--type="))
-        .count()
+        .filter_map(|(_, cmdline)| {
+            let start = cmdline.find("finance-bot-")?;
+            Some(cmdline[start..].chars().take_while(|c| *c != '/').collect())
+        })
+        .collect();
+    folders.len()
 }
 
 fn tmp_entries() -> HashSet<OsString> {

@@ -204,16 +204,7 @@ async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
 #[tokio::test]
 async fn a_crash_during_a_save_leaves_no_libreoffice_behind() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(
-        data.join("reimburse.toml"),
-        format!(
-            "[document]\ntemplate = {:?}\n",
-            common::workspace().join("templates/易耗品出库单.docx")
-        ),
-    )
-    .unwrap();
+    let data = common::configured_data_dir(dir.path(), "");
     let mut server = start(&data);
     let client = reqwest::Client::new();
     let id = server.create_session(&client).await;
@@ -547,16 +538,7 @@ async fn libreoffice_leaves_nothing_in_tmp_after_a_stop_or_a_kill() {
         .map(|e| e.file_name())
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(
-        data.join("reimburse.toml"),
-        format!(
-            "[document]\ntemplate = {:?}\n",
-            common::workspace().join("templates/易耗品出库单.docx")
-        ),
-    )
-    .unwrap();
+    let data = common::configured_data_dir(dir.path(), "");
     let client = reqwest::Client::new();
 
     // A graceful stop (SIGTERM) after a conversion.

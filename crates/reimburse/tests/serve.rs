@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{start, start_with};
+use common::{json_of, start, start_with};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
@@ -111,23 +111,9 @@ async fn phone_of(data: &std::path::Path, extra: &[&str]) -> (serde_json::Value,
     let port = server.base.rsplit(':').next().unwrap().to_owned();
     let base = format!("http://127.0.0.1:{port}");
     let client = reqwest::Client::new();
-    let created: serde_json::Value = client
-        .post(format!("{base}/api/session"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let created = json_of(client.post(format!("{base}/api/session"))).await;
     let id = created["session_id"].as_str().unwrap();
-    let phone: serde_json::Value = client
-        .get(format!("{base}/api/mobile-url/{id}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let phone = json_of(client.get(format!("{base}/api/mobile-url/{id}"))).await;
     let svg = client
         .get(format!("{base}/api/qr/{id}"))
         .send()

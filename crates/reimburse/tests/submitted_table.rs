@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{fixture, start, workspace};
+use common::{fixture, json_of, start, workspace};
 use serde_json::{Map, Value, json};
 
 /// The table's column for each field of the portal's general row, and whether the flow writes
@@ -80,17 +80,7 @@ fn typed_rows(from: usize) -> Vec<Map<String, Value>> {
 #[tokio::test]
 async fn the_portal_receives_exactly_the_saved_table() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(
-        data.join("reimburse.toml"),
-        format!(
-            "[document]\ntemplate = {:?}\n[finance]\nflow = {:?}\n",
-            workspace().join("templates/易耗品出库单.docx"),
-            workspace().join("flows/demo-portal.toml"),
-        ),
-    )
-    .unwrap();
+    let data = common::configured_data_dir(dir.path(), "");
     let server = start(&data);
     let client = reqwest::Client::new();
     let id = server.create_session(&client).await;
@@ -117,14 +107,7 @@ async fn the_portal_receives_exactly_the_saved_table() {
     let result = server.events_until_done(&id).await.last().unwrap()["result"].clone();
     assert_eq!(result["ok"], true, "{result}");
 
-    let table: Value = client
-        .get(server.url(&format!("/api/data/{id}")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let table = json_of(client.get(server.url(&format!("/api/data/{id}")))).await;
     assert_eq!(table["csv_filename"], "payment_records.csv", "{table}");
     let mut rows: Vec<Map<String, Value>> = table["data"]
         .as_array()
@@ -148,14 +131,7 @@ async fn the_portal_receives_exactly_the_saved_table() {
     assert_eq!(save.status(), 200, "{}", save.text().await.unwrap());
 
     // What the user sees now is what must arrive.
-    let shown: Value = client
-        .get(server.url(&format!("/api/data/{id}")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let shown = json_of(client.get(server.url(&format!("/api/data/{id}")))).await;
     let shown = shown["data"].as_array().unwrap().clone();
     assert_eq!(shown.len(), 22);
 
@@ -167,12 +143,7 @@ async fn the_portal_receives_exactly_the_saved_table() {
     assert_eq!(response.status(), 200);
     let result = server.events_until_done(&id).await.last().unwrap()["result"].clone();
     assert_eq!(result["submit_ok"], true, "{result}");
-    let claims: Value = reqwest::get(format!("{}/api/claims", server.portal))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let claims = json_of(client.get(format!("{}/api/claims", server.portal))).await;
     let claim = claims["claims"]
         .as_array()
         .unwrap()

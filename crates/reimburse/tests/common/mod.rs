@@ -134,6 +134,28 @@ pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// `root/data` with a `reimburse.toml` naming the project's template and flow (found from any
+/// working directory), `finance_lines` appended to its `[finance]` section.
+pub fn configured_data_dir(root: &Path, finance_lines: &str) -> PathBuf {
+    let data = root.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("reimburse.toml"),
+        format!(
+            "[document]\ntemplate = {:?}\n[finance]\nflow = {:?}\n{finance_lines}\n",
+            workspace().join("templates/易耗品出库单.docx"),
+            workspace().join("flows/demo-portal.toml"),
+        ),
+    )
+    .unwrap();
+    data
+}
+
+/// The JSON body of a request's answer.
+pub async fn json_of(request: reqwest::RequestBuilder) -> serde_json::Value {
+    request.send().await.unwrap().json().await.unwrap()
+}
+
 impl Server {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
