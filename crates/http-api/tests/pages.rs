@@ -102,6 +102,24 @@ async fn wait_text(driver: &WebDriver, css: &str, wanted: impl Fn(&str) -> bool)
     panic!("{css} never showed what was wanted; last: {last:?}");
 }
 
+/// On a fresh desktop page: uploads the invoice fixture `name`, fills the configuration and
+/// runs the extraction until its result shows.
+async fn extract_one(driver: &WebDriver, app: &TestApp, name: &str, config: &[(&str, &str)]) {
+    driver.goto(format!("{}/", app.base)).await.unwrap();
+    wait_text(driver, "#session-id", |t| t.len() == 36).await;
+    driver
+        .find(By::Id("file-input"))
+        .await
+        .unwrap()
+        .send_keys(fixture_path("invoices", name))
+        .await
+        .unwrap();
+    wait_text(driver, "#files", |t| t.contains(name)).await;
+    fill_config(driver, config).await;
+    click(driver, "run-extract").await;
+    wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
+}
+
 async fn app_and_portal() -> (TestApp, Portal) {
     let portal = Portal::start();
     let app = spawn_app_with(Options {
@@ -237,21 +255,11 @@ async fn extraction_only_a_portal_error_and_a_force_submit() {
     let (app, portal) = app_and_portal().await;
     let session = browser().await;
     let driver = session.driver().unwrap();
-    driver.goto(format!("{}/", app.base)).await.unwrap();
-    wait_text(driver, "#session-id", |t| t.len() == 36).await;
-    driver
-        .find(By::Id("file-input"))
-        .await
-        .unwrap()
-        .send_keys(fixture_path("invoices", "digital_normal_single.pdf"))
-        .await
-        .unwrap();
-    wait_text(driver, "#files", |t| {
-        t.contains("digital_normal_single.pdf")
-    })
-    .await;
-    fill_config(
+    // Extraction only: progress, then the table with its totals and downloads.
+    extract_one(
         driver,
+        &app,
+        "digital_normal_single.pdf",
         &[
             ("username", "100001"),
             ("password", "wrong"),
@@ -259,9 +267,6 @@ async fn extraction_only_a_portal_error_and_a_force_submit() {
         ],
     )
     .await;
-    // Extraction only: progress, then the table with its totals and downloads.
-    click(driver, "run-extract").await;
-    wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
     wait_text(driver, "#file-progress", |t| t.contains("完成")).await;
     wait_text(driver, "#totals", |t| t.contains("共 1 行")).await;
     wait_text(driver, "#downloads", |t| t.contains("invoice_summary.csv")).await;
@@ -324,6 +329,7 @@ async fn hostile_names_render_as_text() {
     let driver = session.driver().unwrap();
     driver.goto(format!("{}/#s={id}", app.base)).await.unwrap();
     wait_text(driver, "#files", |t| t.contains("onerror")).await;
+    wait_text(driver, "#totals", |t| t.contains("共 1 行")).await;
     let seller = driver
         .find(By::Css("input[aria-label='第 1 行 销售方名称']"))
         .await
@@ -355,22 +361,8 @@ async fn a_fresh_page_shows_no_error_and_offers_only_documents_that_exist() {
     let driver = session.driver().unwrap();
 
     // A general invoice: upload, run, save; the console stays clean throughout.
-    driver.goto(format!("{}/", app.base)).await.unwrap();
-    wait_text(driver, "#session-id", |t| t.len() == 36).await;
-    driver
-        .find(By::Id("file-input"))
-        .await
-        .unwrap()
-        .send_keys(fixture_path("invoices", "digital_normal_single.pdf"))
-        .await
-        .unwrap();
-    wait_text(driver, "#files", |t| {
-        t.contains("digital_normal_single.pdf")
-    })
-    .await;
-    fill_config(driver, &[("username", "100001"), ("default_name", "张三")]).await;
-    click(driver, "run-extract").await;
-    wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
+    let config = [("username", "100001"), ("default_name", "张三")];
+    extract_one(driver, &app, "digital_normal_single.pdf", &config).await;
     let downloads = wait_text(driver, "#downloads", |t| t.contains("出库单")).await;
     assert!(downloads.contains("invoice_summary.csv"), "{downloads}");
     click(driver, "save").await;
@@ -382,19 +374,7 @@ async fn a_fresh_page_shows_no_error_and_offers_only_documents_that_exist() {
     assert!(errors.is_empty(), "console errors: {errors:#?}");
 
     // A travel-only session: no document is due, and none is offered.
-    driver.goto(format!("{}/", app.base)).await.unwrap();
-    wait_text(driver, "#session-id", |t| t.len() == 36).await;
-    driver
-        .find(By::Id("file-input"))
-        .await
-        .unwrap()
-        .send_keys(fixture_path("invoices", "railway_ticket.pdf"))
-        .await
-        .unwrap();
-    wait_text(driver, "#files", |t| t.contains("railway_ticket.pdf")).await;
-    fill_config(driver, &[("username", "100001"), ("default_name", "张三")]).await;
-    click(driver, "run-extract").await;
-    wait_text(driver, "#result", |t| t.contains("共 1 张发票")).await;
+    extract_one(driver, &app, "railway_ticket.pdf", &config).await;
     let downloads = wait_text(driver, "#downloads", |t| t.contains(".csv")).await;
     assert!(!downloads.contains("出库单"), "{downloads}");
     let errors = console_errors(driver).await;
