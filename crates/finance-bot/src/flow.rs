@@ -115,9 +115,13 @@ pub enum Action {
     RepeatForEachRow {
         steps: Vec<Step>,
     },
+    /// Reads an element's text into `into`; with a `pattern`, only what it matches (its first
+    /// group, if it has one): `提交成功，单据号：CW2026000101` with `单据号：(\w+)` gives the
+    /// number alone.
     ReadText {
         selector: Template,
         into: String,
+        pattern: Option<Pattern>,
     },
     AssertText {
         selector: Template,
@@ -136,6 +140,48 @@ pub enum Action {
         ms: u64,
     },
 }
+
+/// A `read_text` step's pattern, compiled when the flow is loaded.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    source: String,
+    regex: regex_lite::Regex,
+}
+
+impl Pattern {
+    fn new(source: &str) -> Result<Self, String> {
+        let regex =
+            regex_lite::Regex::new(source).map_err(|e| format!("pattern「{source}」无效：{e}"))?;
+        if regex.captures_len() > 2 {
+            return Err(format!("pattern「{source}」最多只能有一个分组"));
+        }
+        Ok(Self {
+            source: source.to_owned(),
+            regex,
+        })
+    }
+
+    /// What the pattern takes from `text`: its group, else the whole match.
+    pub fn extract<'t>(&self, text: &'t str) -> Option<&'t str> {
+        let captures = self.regex.captures(text)?;
+        captures
+            .get(1)
+            .or_else(|| captures.get(0))
+            .map(|m| m.as_str())
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Eq for Pattern {}
 
 /// How a `select` step picks its option.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,7 +337,7 @@ impl Step {
                 format!("等待 {} 出现「{}」", selector.source(), contains.source())
             }
             Action::RepeatForEachRow { .. } => "逐行录入".to_owned(),
-            Action::ReadText { selector, into } => {
+            Action::ReadText { selector, into, .. } => {
                 format!("读取 {} 到 {into}", selector.source())
             }
             Action::AssertText { selector, .. } => format!("检查 {}", selector.source()),
@@ -372,6 +418,7 @@ struct RawStep {
     fail_if: Option<Template>,
     contains: Option<Template>,
     into: Option<String>,
+    pattern: Option<String>,
     message: Option<Template>,
     read_text_into_error: Option<bool>,
     settle_ms: Option<u64>,
@@ -470,9 +517,11 @@ fn build_action(raw: &mut RawStep) -> Result<Action, String> {
             if into.trim().is_empty() {
                 return Err("into 不能为空".to_owned());
             }
+            let pattern = raw.pattern.take().map(|p| Pattern::new(&p)).transpose()?;
             Action::ReadText {
                 selector: need(&mut raw.selector, "selector")?,
                 into,
+                pattern,
             }
         }
         "assert_text" => Action::AssertText {
@@ -515,6 +564,7 @@ impl RawStep {
             ("fail_if", self.fail_if.is_some()),
             ("contains", self.contains.is_some()),
             ("into", self.into.is_some()),
+            ("pattern", self.pattern.is_some()),
             ("message", self.message.is_some()),
             ("read_text_into_error", self.read_text_into_error.is_some()),
             ("settle_ms", self.settle_ms.is_some()),
@@ -629,5 +679,22 @@ read_text_into_error = true
             bad("action = \"select\"\nselector = \"#a\"\nvalue = \"1\"\ntext = \"2\"")
                 .contains("value 或 text")
         );
+    }
+
+    #[test]
+    fn a_read_pattern_keeps_its_group_or_its_match() {
+        let with_group = Pattern::new("单据号：(\\w+)").unwrap();
+        assert_eq!(
+            with_group.extract("提交成功，单据号：CW2026000101"),
+            Some("CW2026000101")
+        );
+        assert_eq!(with_group.extract("提交失败"), None);
+        let whole = Pattern::new("BX\\d{8}-\\d{4}").unwrap();
+        assert_eq!(
+            whole.extract("报销单号 BX20261129-0001 已生成"),
+            Some("BX20261129-0001")
+        );
+        assert!(Pattern::new("(a)(b)").is_err());
+        assert!(Pattern::new("(").is_err());
     }
 }

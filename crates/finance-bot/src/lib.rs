@@ -6,6 +6,7 @@
 //! message is ready to show to the user.
 
 mod bot;
+mod check;
 mod driver;
 mod error;
 mod flow;
@@ -20,9 +21,12 @@ mod template;
 mod validate;
 
 pub use bot::{Bot, BotOptions, CLAIM_NO_KEY, SubmitOutcome};
+pub use check::{FlowProblem, SERVICE_CLAIM_KEYS, check_flow};
 pub use driver::{Browser, CHROMIUM_ARGS, Reaped, WebDriverTarget, reap_leftovers};
 pub use error::{ErrorKind, SubmitError};
-pub use flow::{Action, Choice, FillMethod, FlowError, FlowFile, Flows, PortalSection, Step};
+pub use flow::{
+    Action, Choice, FillMethod, FlowError, FlowFile, Flows, Pattern, PortalSection, Step,
+};
 pub use pool::{BrowserPool, BrowserSlot};
 pub use selector::Selector;
 pub use submission::{ClaimKind, Submission, SubmissionFiles};

@@ -97,6 +97,16 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// Today in China (UTC+8), `YYYY/MM/DD` as the table writes dates.
+fn china_today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = i64::try_from((secs + 8 * 3600) / 86_400).unwrap_or(0);
+    let (y, m, d) = domain::civil_from_days(days);
+    format!("{y:04}/{m:02}/{d:02}")
+}
+
 impl Lookup for Scope<'_> {
     fn lookup(&self, path: &str) -> Option<Value> {
         let (namespace, key) = path.split_once('.')?;
@@ -107,6 +117,8 @@ impl Lookup for Scope<'_> {
             "claim" => match key {
                 "kind" => Some(Value::plain(self.submission.kind.key())),
                 "row_count" => Some(Value::plain(self.submission.rows.len().to_string())),
+                // A flow's 报销日期 and the like: `{{claim.today | date_dash}}`.
+                "today" => Some(Value::plain(china_today())),
                 _ => self.submission.extra.get(key).map(Value::plain),
             },
             "portal" => match key {
@@ -149,6 +161,11 @@ mod tests {
         assert_eq!(scope.lookup("files.outbound_doc").unwrap().text, "");
         assert_eq!(scope.lookup("claim.purpose").unwrap().text, "开会");
         assert_eq!(scope.lookup("claim.kind").unwrap().text, "travel");
+        let today = scope.lookup("claim.today").unwrap().text;
+        assert!(
+            today.len() == 10 && today.starts_with("20") && today.matches('/').count() == 2,
+            "{today}"
+        );
         assert_eq!(scope.lookup("portal.base_url").unwrap().text, "http://x");
         assert_eq!(scope.lookup("row.index"), None);
         assert_eq!(scope.lookup("config.nope"), None);

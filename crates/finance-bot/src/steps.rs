@@ -425,6 +425,7 @@ impl<'a> Runner<'a> {
             Action::ReadText {
                 selector: sel,
                 into,
+                pattern,
             } => {
                 let sel = selector(sel)?;
                 let text = self
@@ -432,7 +433,19 @@ impl<'a> Runner<'a> {
                         el.text().await
                     })
                     .await?;
-                self.values.insert(into.clone(), text.trim().to_owned());
+                let text = text.trim();
+                // The whole text stays in the log, whatever the pattern keeps.
+                tracing::info!("读取 {into}：{text}");
+                let value = match pattern {
+                    None => text,
+                    Some(pattern) => pattern.extract(text).ok_or_else(|| {
+                        Failure::new(
+                            ErrorKind::Step,
+                            format!("读到的文字「{text}」不符合 pattern「{}」", pattern.source()),
+                        )
+                    })?,
+                };
+                self.values.insert(into.clone(), value.trim().to_owned());
                 Ok(())
             }
             Action::AssertText {

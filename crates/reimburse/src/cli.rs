@@ -22,6 +22,19 @@ pub enum Command {
     /// Read payment screenshots and print one JSON line per image (the configured language
     /// model when there is one, else offline OCR).
     Recognize(RecognizeArgs),
+    /// Work with finance-system flow files (docs/flows.md).
+    #[command(subcommand)]
+    Flow(FlowCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FlowCommand {
+    /// Check a flow file without submitting anything: misspelt keys, unknown actions,
+    /// variables and filters, empty selectors and missing flows, each with its line.
+    Check {
+        /// The flow file (TOML).
+        file: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -2,6 +2,7 @@
 
 mod cli;
 mod extract_cmd;
+mod flow_cmd;
 mod recognize_cmd;
 mod serve;
 mod service_config;
@@ -16,5 +17,6 @@ fn main() -> anyhow::Result<()> {
         cli::Command::Serve(args) => serve::run(args),
         cli::Command::Extract(args) => extract_cmd::run(&args),
         cli::Command::Recognize(args) => recognize_cmd::run(&args),
+        cli::Command::Flow(command) => flow_cmd::run(&command),
     }
 }
