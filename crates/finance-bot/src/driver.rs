@@ -19,7 +19,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
-use thirtyfour::{ChromiumLikeCapabilities, DesiredCapabilities, LoggingPrefsLogLevel, WebDriver};
+use thirtyfour::{
+    CapabilitiesHelper, ChromiumLikeCapabilities, DesiredCapabilities, LoggingPrefsLogLevel,
+    WebDriver,
+};
 
 /// Chromium switches every session gets. Without the background-networking ones Chromium's
 /// own connections are refused on a closed network and slow everything down. No crash
@@ -93,6 +96,11 @@ impl Browser {
         // The page's errors (failed loads, uncaught exceptions) are kept in memory for
         // `browser_log`; nothing the page merely logs.
         caps.set_logging_prefs("browser", LoggingPrefsLogLevel::Severe)
+            .map_err(|e| format!("浏览器参数无效：{e}"))?;
+        // A page's confirm()/alert() stays open until a step handles it: an expected one is
+        // accepted by `accept_dialog`, an unexpected one ends the step with its text (the
+        // default would dismiss it unseen, and a refused claim would wait for a timeout).
+        caps.set("unhandledPromptBehavior", "ignore")
             .map_err(|e| format!("浏览器参数无效：{e}"))?;
         let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
         if headless {

@@ -41,6 +41,9 @@ pub enum FillMethod {
     /// One script call that sets the value and fires `input` and `change` (and focus/blur):
     /// several times faster, which adds up on forms with many rows.
     Script,
+    /// As `script`, also into a read-only field (not a disabled one): a date a JavaScript
+    /// picker writes, which no key press can enter but the portal accepts when set by script.
+    Force,
 }
 
 /// `[flows]`: one step list per claim kind; a portal may support only one kind.
@@ -138,6 +141,13 @@ pub enum Action {
     },
     SleepMs {
         ms: u64,
+    },
+    /// Waits (the step's timeout) for a `confirm()`/`alert()` of the page and accepts it
+    /// (`accept_dialog`) or dismisses it (`dismiss_dialog`); with `contains`, a dialog saying
+    /// something else fails the step with its text.
+    Dialog {
+        accept: bool,
+        contains: Option<Template>,
     },
 }
 
@@ -243,6 +253,8 @@ impl Action {
             Self::AssertText { .. } => "assert_text",
             Self::FailIfPresent { .. } => "fail_if_present",
             Self::SleepMs { .. } => "sleep_ms",
+            Self::Dialog { accept: true, .. } => "accept_dialog",
+            Self::Dialog { accept: false, .. } => "dismiss_dialog",
         }
     }
 
@@ -276,6 +288,7 @@ impl Action {
             Self::FailIfPresent {
                 selector, message, ..
             } => std::iter::once(selector).chain(message).collect(),
+            Self::Dialog { contains, .. } => contains.iter().collect(),
             Self::SwitchFrameParent
             | Self::SwitchFrameDefault
             | Self::RepeatForEachRow { .. }
@@ -302,7 +315,8 @@ impl Action {
             | Self::SwitchFrameParent
             | Self::SwitchFrameDefault
             | Self::RepeatForEachRow { .. }
-            | Self::SleepMs { .. } => Vec::new(),
+            | Self::SleepMs { .. }
+            | Self::Dialog { .. } => Vec::new(),
         }
     }
 }
@@ -345,6 +359,8 @@ impl Step {
                 format!("检查是否出现 {}", selector.source())
             }
             Action::SleepMs { ms } => format!("等待 {ms} 毫秒"),
+            Action::Dialog { accept: true, .. } => "确认页面对话框".to_owned(),
+            Action::Dialog { accept: false, .. } => "取消页面对话框".to_owned(),
         }
     }
 }
@@ -538,11 +554,16 @@ fn build_action(raw: &mut RawStep) -> Result<Action, String> {
         "sleep_ms" => Action::SleepMs {
             ms: need(&mut raw.ms, "ms")?,
         },
+        "accept_dialog" | "dismiss_dialog" => Action::Dialog {
+            accept: raw.action == "accept_dialog",
+            contains: raw.contains.take(),
+        },
         other => {
             return Err(format!(
                 "未知动作「{other}」（可用：open、fill、select、click、upload、switch_frame、\
                  switch_frame_parent、switch_frame_default、wait_for、wait_for_text、\
-                 repeat_for_each_row、read_text、assert_text、fail_if_present、sleep_ms）"
+                 repeat_for_each_row、read_text、assert_text、fail_if_present、sleep_ms、\
+                 accept_dialog、dismiss_dialog）"
             ));
         }
     })

@@ -17,14 +17,14 @@ use thirtyfour::{By, WebDriver, WebElement};
 /// with focus and blur around it for portals that validate on blur. Answers `missing` or
 /// `readonly` so the caller can wait and retry like for a typed fill.
 const SCRIPT_FILL: &str = r#"
-const [kind, sel, value, append] = arguments;
+const [kind, sel, value, append, force] = arguments;
 let el = null;
 if (kind === 'id') { el = document.getElementById(sel); }
 else if (kind === 'xpath') {
   el = document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
 } else { el = document.querySelector(sel); }
 if (!el) { return 'missing'; }
-if (el.disabled || el.readOnly) { return 'readonly'; }
+if (el.disabled || (el.readOnly && !force)) { return 'readonly'; }
 const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
   : el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
 const desc = Object.getOwnPropertyDescriptor(proto, 'value');
@@ -205,7 +205,10 @@ impl<'a> Runner<'a> {
         .await;
         match result {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(failure)) => Err(fail(failure)),
+            Ok(Err(failure)) => match self.unexpected_dialog().await {
+                Some(text) => Err(fail(Failure::new(ErrorKind::Rejected, text))),
+                None => Err(fail(failure)),
+            },
             Err(_) => Err(fail(Failure::new(
                 ErrorKind::Timeout,
                 format!("超过{}仍无响应", seconds(limit)),
@@ -279,9 +282,11 @@ impl<'a> Runner<'a> {
                 if *optional && text.is_empty() {
                     return Ok(());
                 }
-                if method.unwrap_or(self.fill_method) == FillMethod::Script {
+                let method = method.unwrap_or(self.fill_method);
+                if method != FillMethod::Type {
+                    let force = method == FillMethod::Force;
                     return self
-                        .script_fill(&sel, &text, !clear, deadline, timeout)
+                        .script_fill(&sel, &text, !clear, force, deadline, timeout)
                         .await;
                 }
                 let clear = *clear;
@@ -496,6 +501,11 @@ impl<'a> Runner<'a> {
                 tokio::time::sleep(Duration::from_millis(*ms)).await;
                 Ok(())
             }
+            Action::Dialog { accept, contains } => {
+                let wanted = contains.as_ref().map(render).transpose()?;
+                self.handle_dialog(*accept, wanted.as_deref(), deadline, timeout)
+                    .await
+            }
             // Expanded by `run`; never reaches here.
             Action::RepeatForEachRow { .. } => Ok(()),
         }
@@ -560,12 +570,57 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// Waits for the page's dialog and accepts or dismisses it; a dialog that does not say
+    /// `wanted` is dismissed and fails the step with its own words.
+    async fn handle_dialog(
+        &self,
+        accept: bool,
+        wanted: Option<&str>,
+        deadline: Instant,
+        timeout: Duration,
+    ) -> Result<(), Failure> {
+        loop {
+            match self.driver.get_alert_text().await {
+                Ok(text) => {
+                    if wanted.is_some_and(|w| !text.contains(w)) {
+                        let _ = self.driver.dismiss_alert().await;
+                        return Err(Failure::new(ErrorKind::Rejected, text));
+                    }
+                    let answered = if accept {
+                        self.driver.accept_alert().await
+                    } else {
+                        self.driver.dismiss_alert().await
+                    };
+                    return answered.map_err(|e| browser_failure(&e, None, timeout));
+                }
+                Err(e) if matches!(e.as_inner(), WebDriverErrorInner::NoSuchAlert(_)) => {}
+                Err(e) => return Err(browser_failure(&e, None, timeout)),
+            }
+            if Instant::now() >= deadline {
+                return Err(Failure::new(
+                    ErrorKind::Step,
+                    format!("等待{}后页面没有弹出对话框", seconds(timeout)),
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// The words of a dialog the page opened that no step expected, dismissed so the page
+    /// goes on: the portal's refusal, said the way it said it.
+    async fn unexpected_dialog(&self) -> Option<String> {
+        let text = self.driver.get_alert_text().await.ok()?;
+        let _ = self.driver.dismiss_alert().await;
+        Some(text)
+    }
+
     /// Fills a field with [`SCRIPT_FILL`], retrying while it is missing or read-only.
     async fn script_fill(
         &self,
         sel: &Selector,
         text: &str,
         append: bool,
+        force: bool,
         deadline: Instant,
         timeout: Duration,
     ) -> Result<(), Failure> {
@@ -579,6 +634,7 @@ impl<'a> Runner<'a> {
             serde_json::Value::from(body.as_str()),
             serde_json::Value::from(text),
             serde_json::Value::from(append),
+            serde_json::Value::from(force),
         ];
         loop {
             let answer = self
