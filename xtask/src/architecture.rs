@@ -37,13 +37,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("http-api", &["domain", "session-store", "pipeline"]),
     ("demo-portal", &[]),
+    ("campus-portal", &[]),
     ("invoice-fixtures", &["domain"]),
 ];
 
 /// External packages only some crates may use (normal dependencies).
 const EXCLUSIVE: &[(&str, &[&str])] = &[
-    ("actix-web", &["http-api", "demo-portal"]),
-    ("actix-multipart", &["http-api", "demo-portal"]),
+    ("actix-web", &["http-api", "demo-portal", "campus-portal"]),
+    (
+        "actix-multipart",
+        &["http-api", "demo-portal", "campus-portal"],
+    ),
     ("actix-files", &["http-api"]),
     ("notify", &["http-api"]),
     ("actix-http", &["http-api"]),
