@@ -205,6 +205,23 @@ async fn a_row_without_a_readable_amount_is_left_out_and_named_not_the_whole_doc
 }
 
 #[tokio::test]
+async fn an_empty_table_skips_the_document_saying_so() {
+    let app = spawn_app().await;
+    let id = app.create_session().await;
+    let response = app
+        .client
+        .post(app.url(&format!("/api/save/{id}")))
+        .json(&json!({"csv_filename": "invoice_summary.csv", "data": []}))
+        .send()
+        .await
+        .unwrap();
+    let body: Value = response.json().await.unwrap();
+    assert!(body["doc_ok"].is_null(), "{body}");
+    assert_eq!(body["doc_skipped"], true);
+    assert_eq!(body["doc_message"], "表格为空，无需生成出库单", "{body}");
+}
+
+#[tokio::test]
 async fn a_travel_only_session_skips_the_document() {
     let app = spawn_app().await;
     let id = app.create_session().await;

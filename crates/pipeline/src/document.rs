@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 const DOC_SKIPPED: &str = "全部为差旅发票，无需生成出库单";
+/// The skip message of a table without rows (nothing is travel there either).
+const DOC_SKIPPED_EMPTY: &str = "表格为空，无需生成出库单";
 
 /// Where the template is and who converts it; one per service.
 #[derive(Debug, Clone)]
@@ -109,8 +111,13 @@ pub fn regenerate_document(
         for stale in [DOC_FILE_NAME, DOCX_FILE_NAME] {
             let _ = std::fs::remove_file(session.path().join(stale));
         }
+        let message = if table.rows.is_empty() {
+            DOC_SKIPPED_EMPTY
+        } else {
+            DOC_SKIPPED
+        };
         DocOutcome::Skipped {
-            message: DOC_SKIPPED.to_owned(),
+            message: message.to_owned(),
         }
     } else if items.is_empty() {
         DocOutcome::Failed {
