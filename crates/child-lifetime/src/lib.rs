@@ -164,6 +164,41 @@ pub fn kill_marked_and_wait(marker: &str, timeout: std::time::Duration) -> usize
     }
 }
 
+/// What [`reap_scratch_dirs`] cleaned.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ReapedDirs {
+    /// Processes killed: the recorded child and those carrying a folder's path.
+    pub processes: usize,
+    /// Scratch folders removed.
+    pub directories: usize,
+}
+
+/// Cleans the scratch folders named `prefix…` in `work_dir` that an earlier run of the
+/// service left: kills the child each records and every process still carrying the folder's
+/// path (waiting until they are gone, at most `wait` per folder), then removes the folder.
+pub fn reap_scratch_dirs(work_dir: &Path, prefix: &str, wait: std::time::Duration) -> ReapedDirs {
+    let mut reaped = ReapedDirs::default();
+    let Ok(entries) = std::fs::read_dir(work_dir) else {
+        return reaped;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(prefix));
+        if !ours || !path.is_dir() {
+            continue;
+        }
+        reaped.processes += usize::from(kill_recorded(&path));
+        reaped.processes += kill_marked_and_wait(&path.display().to_string(), wait);
+        if std::fs::remove_dir_all(&path).is_ok() {
+            reaped.directories += 1;
+        }
+    }
+    reaped
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "test code")]

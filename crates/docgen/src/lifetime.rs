@@ -35,33 +35,18 @@ pub struct Reaped {
 /// directories; then removes the pipe sockets in /tmp that no LibreOffice listens on. Call at
 /// start-up, before the converter is used, and at shutdown, after its last use.
 pub fn reap_leftovers(work_dir: &Path) -> Reaped {
-    let mut reaped = Reaped::default();
-    if let Ok(entries) = std::fs::read_dir(work_dir) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let ours = entry
-                .file_name()
-                .to_str()
-                .is_some_and(|n| n.starts_with(SCRATCH_PREFIX));
-            if !ours || !path.is_dir() {
-                continue;
-            }
-            if child_lifetime::kill_recorded(&path) {
-                reaped.processes += 1;
-            }
-            // Its helpers carry the scratch folder in TMPDIR; and a pipe is stale only once
-            // its process is gone.
-            child_lifetime::kill_marked_and_wait(
-                &path.display().to_string(),
-                std::time::Duration::from_secs(5),
-            );
-            if std::fs::remove_dir_all(&path).is_ok() {
-                reaped.directories += 1;
-            }
-        }
+    // soffice's helpers carry the scratch folder in TMPDIR; and a pipe is stale only once its
+    // process is gone, so the pipes are swept after.
+    let dirs = child_lifetime::reap_scratch_dirs(
+        work_dir,
+        SCRATCH_PREFIX,
+        std::time::Duration::from_secs(5),
+    );
+    Reaped {
+        processes: dirs.processes,
+        directories: dirs.directories,
+        pipes: crate::warm::remove_orphan_pipes(),
     }
-    reaped.pipes = crate::warm::remove_orphan_pipes();
-    reaped
 }
 
 #[cfg(test)]

@@ -376,41 +376,16 @@ fn create_private_log(log: &Path) -> Result<(), String> {
         .map_err(|e| format!("无法创建 chromedriver 日志：{e}"))
 }
 
-/// What [`reap_leftovers`] cleaned.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Reaped {
-    /// Browser processes (chromedriver, Chromium) killed.
-    pub processes: usize,
-    /// Run directories removed.
-    pub directories: usize,
-}
+/// What [`reap_leftovers`] cleaned: browser processes (chromedriver, Chromium) killed and run
+/// directories removed.
+pub use child_lifetime::ReapedDirs as Reaped;
 
 /// Cleans what browsers of an earlier run of the service left in `work_dir` (the
 /// [`crate::BotOptions::work_dir`] it gave them): kills chromedriver and every Chromium
 /// process still carrying a run directory's path, then removes the directories. Call at
 /// start-up, before any submission.
 pub fn reap_leftovers(work_dir: &Path) -> Reaped {
-    let mut reaped = Reaped::default();
-    let Ok(entries) = std::fs::read_dir(work_dir) else {
-        return reaped;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let ours = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with(RUN_DIR_PREFIX));
-        if !ours || !path.is_dir() {
-            continue;
-        }
-        reaped.processes += usize::from(child_lifetime::kill_recorded(&path));
-        reaped.processes +=
-            child_lifetime::kill_marked_and_wait(&path.display().to_string(), QUIT_TIMEOUT);
-        if std::fs::remove_dir_all(&path).is_ok() {
-            reaped.directories += 1;
-        }
-    }
-    reaped
+    child_lifetime::reap_scratch_dirs(work_dir, RUN_DIR_PREFIX, QUIT_TIMEOUT)
 }
 
 fn free_port() -> std::io::Result<u16> {
