@@ -5,8 +5,9 @@
 
 use crate::flow::{Action, FlowFile, Step};
 use crate::scope::Scope;
-use crate::selector::Selector;
 use crate::submission::{ClaimKind, Submission, SubmissionFiles};
+use crate::template::Template;
+use crate::validate::step_problems;
 use domain::{Password, SessionConfig};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -63,60 +64,59 @@ pub fn check_flow(text: &str, sample_files: &Path) -> Vec<FlowProblem> {
         let scope = Scope::new(&submission, &flow.portal.name, "http://portal.example");
         let mut from = 0;
         for step in steps {
-            check_step(text, &mut from, step, &scope, &submission, &mut problems);
+            check_step(
+                text,
+                &mut from,
+                step,
+                &scope,
+                false,
+                &submission,
+                &mut problems,
+            );
         }
     }
     problems.dedup();
     problems
 }
 
+/// The problems of `step` (of each step it nests), `in_row` when it runs inside
+/// `repeat_for_each_row`.
 fn check_step(
     text: &str,
     from: &mut usize,
     step: &Step,
     scope: &Scope<'_>,
+    in_row: bool,
     submission: &Submission,
     problems: &mut Vec<FlowProblem>,
 ) {
     if let Action::RepeatForEachRow { steps } = &step.action {
-        let row = submission.rows.first();
-        for nested in steps {
-            match row {
-                Some(row) => {
-                    let row_scope = (*scope).with_row(0, row);
-                    check_step(text, from, nested, &row_scope, submission, problems);
-                }
-                None => check_step(text, from, nested, scope, submission, problems),
+        // The sample claim has one row.
+        for row in submission.rows.iter().take(1) {
+            let row_scope = (*scope).with_row(0, row);
+            for nested in steps {
+                check_step(text, from, nested, &row_scope, true, submission, problems);
             }
         }
         return;
     }
-    for template in step.action.templates() {
-        let line = find_line(text, from, template.source());
-        if let Err(error) = template.render(scope) {
-            problems.push(FlowProblem {
-                line,
-                message: format!("{}：{error}", step_name(step)),
-            });
-        }
+    // Every template's line, in file order, so a problem names the line of its own step.
+    let lines: Vec<(&Template, Option<usize>)> = step
+        .action
+        .templates()
+        .into_iter()
+        .map(|t| (t, find_line(text, from, t.source())))
+        .collect();
+    for (template, reason) in step_problems(step, scope, in_row) {
+        let line = template
+            .and_then(|t| lines.iter().find(|(u, _)| std::ptr::eq(*u, t)))
+            .or(lines.first())
+            .and_then(|(_, line)| *line);
+        problems.push(FlowProblem {
+            line,
+            message: format!("{}：{reason}", step.label()),
+        });
     }
-    for template in step.action.selector_templates() {
-        let empty = template
-            .render(scope)
-            .ok()
-            .and_then(|r| Selector::parse(&r.text))
-            .is_none();
-        if empty {
-            problems.push(FlowProblem {
-                line: find_line(text, &mut 0, template.source()),
-                message: format!("{}：选择器「{}」无效", step_name(step), template.source()),
-            });
-        }
-    }
-}
-
-fn step_name(step: &Step) -> String {
-    step.label()
 }
 
 /// The line of the next occurrence of `needle` at or after `from` (moved past it), else of any.

@@ -86,22 +86,32 @@ fn check_step(
     in_row: bool,
     problems: &mut Problems,
 ) {
+    for (_, reason) in step_problems(step, scope, in_row) {
+        problems.add(position, step, reason);
+    }
+}
+
+/// What is wrong with `step` under `scope`, each with the template it concerns where one does:
+/// a `row.*` variable outside `repeat_for_each_row` or a template that does not render (the
+/// first of these ends the list), an empty selector, a relative URL without a base, an upload
+/// without files or with a path that is not an existing absolute file.
+pub(crate) fn step_problems<'t>(
+    step: &'t Step,
+    scope: &Scope<'_>,
+    in_row: bool,
+) -> Vec<(Option<&'t Template>, String)> {
     let action = &step.action;
+    let mut problems = Vec::new();
     for template in action.templates() {
         if !in_row && template.uses_namespace("row") {
-            problems.add(
-                position,
-                step,
-                format!(
-                    "「{}」用到 row.* 变量，只能放在 repeat_for_each_row 里",
-                    template.source()
-                ),
+            let reason = format!(
+                "「{}」用到 row.* 变量，只能放在 repeat_for_each_row 里",
+                template.source()
             );
-            return;
+            return vec![(Some(template), reason)];
         }
         if let Err(e) = template.render(scope) {
-            problems.add(position, step, e.to_string());
-            return;
+            return vec![(Some(template), e.to_string())];
         }
     }
     for template in action.selector_templates() {
@@ -109,11 +119,10 @@ fn check_step(
             .and_then(|s| Selector::parse(&s))
             .is_none()
         {
-            problems.add(
-                position,
-                step,
+            problems.push((
+                Some(template),
                 format!("选择器「{}」为空", template.source()),
-            );
+            ));
         }
     }
     match action {
@@ -121,11 +130,10 @@ fn check_step(
             let base = scope.lookup("portal.base_url").map(|v| v.text);
             let joined = rendered(url, scope).and_then(|u| join_url(&base.unwrap_or_default(), &u));
             if joined.is_none() {
-                problems.add(
-                    position,
-                    step,
+                problems.push((
+                    Some(url),
                     format!("「{}」是相对地址，但没有 base_url", url.source()),
-                );
+                ));
             }
         }
         Action::Upload {
@@ -134,20 +142,20 @@ fn check_step(
             let list = rendered(files, scope).unwrap_or_default();
             let paths = file_list(&list);
             if paths.is_empty() && !optional {
-                problems.add(
-                    position,
-                    step,
+                problems.push((
+                    Some(files),
                     format!("「{}」没有给出任何文件", files.source()),
-                );
+                ));
             }
             for path in paths {
                 if let Some(problem) = file_problem(Path::new(path)) {
-                    problems.add(position, step, problem);
+                    problems.push((Some(files), problem));
                 }
             }
         }
         _ => {}
     }
+    problems
 }
 
 fn rendered(template: &Template, scope: &Scope<'_>) -> Option<String> {
