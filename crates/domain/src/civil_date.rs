@@ -61,6 +61,12 @@ pub fn parse_civil_date(text: &str) -> Option<i64> {
     days_from_civil(year.parse().ok()?, month.parse().ok()?, day.parse().ok()?)
 }
 
+/// The day (count since 1970-01-01) it is in China (UTC+8) at `unix_secs`: what "today" means
+/// for a claim, whatever the server's time zone. The caller reads the clock.
+pub fn china_day(unix_secs: u64) -> i64 {
+    i64::try_from((unix_secs + 8 * 3600) / 86_400).unwrap_or(i64::MAX)
+}
+
 /// `YYYY/MM/DD` of a day count, the interface's date form.
 pub fn format_civil_date(days: i64) -> String {
     let (year, month, day) = civil_from_days(days);
@@ -70,6 +76,14 @@ pub fn format_civil_date(days: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_china_day_turns_at_16_00_utc() {
+        // 2026-11-28T15:59:59Z and 16:00:00Z: 23:59:59 and 00:00:00 in Beijing.
+        let before = 1_795_881_599;
+        assert_eq!(format_civil_date(china_day(before)), "2026/11/28");
+        assert_eq!(format_civil_date(china_day(before + 1)), "2026/11/29");
+    }
 
     #[test]
     fn dates_round_trip_in_every_written_form() {

@@ -15,7 +15,9 @@ mod session_id;
 mod spreadsheet_cell;
 
 pub use agent::{AgentSessionState, AgentState, MAX_ROUNDS};
-pub use civil_date::{civil_from_days, days_from_civil, format_civil_date, parse_civil_date};
+pub use civil_date::{
+    china_day, civil_from_days, days_from_civil, format_civil_date, parse_civil_date,
+};
 pub use config::{ConfigField, Password, SessionConfig};
 pub use event::{Event, FileStatus, LlmPhase, LogLine};
 pub use file_kind::{FileKind, SNIFF_LEN, sniff_matches};

@@ -102,9 +102,7 @@ fn china_today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let days = i64::try_from((secs + 8 * 3600) / 86_400).unwrap_or(0);
-    let (y, m, d) = domain::civil_from_days(days);
-    format!("{y:04}/{m:02}/{d:02}")
+    domain::format_civil_date(domain::china_day(secs))
 }
 
 impl Lookup for Scope<'_> {

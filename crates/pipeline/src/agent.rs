@@ -52,7 +52,7 @@ fn today() -> i64 {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    i64::try_from((secs + 8 * 3600) / 86_400).unwrap_or(i64::MAX)
+    domain::china_day(secs)
 }
 
 struct SessionIo<'a> {

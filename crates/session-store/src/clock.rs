@@ -19,8 +19,7 @@ pub fn china_date() -> String {
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default()
         .as_secs();
-    let (year, month, day) = civil_from_days(((secs + 8 * 3600) / 86_400) as i64);
-    format!("{year:04}/{month:02}/{day:02}")
+    domain::format_civil_date(domain::china_day(secs))
 }
 
 fn format_utc(secs: u64, millis: u32) -> String {
