@@ -13,7 +13,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("classify", &["domain"]),
     ("agent", &["domain"]),
     ("child-lifetime", &[]),
-    ("docgen", &["child-lifetime"]),
+    ("docgen", &["child-lifetime", "domain"]),
     ("llm", &["domain"]),
     ("payments", &["domain", "pp-ocr"]),
     ("finance-bot", &["domain", "child-lifetime"]),

@@ -118,8 +118,8 @@ fn write_failure(path: &std::path::Path, source: &std::io::Error) -> String {
     let name = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    if source.kind() == std::io::ErrorKind::StorageFull || source.raw_os_error() == Some(28) {
-        format!("磁盘空间不足，无法写入 {name}：请清理数据目录所在的磁盘后重试")
+    if domain::is_disk_full(source) {
+        domain::disk_full_message(&name)
     } else {
         format!("写入文件失败（{name}）：{source}")
     }

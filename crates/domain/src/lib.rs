@@ -3,6 +3,7 @@
 mod agent;
 mod civil_date;
 mod config;
+mod disk_full;
 mod event;
 mod file_kind;
 mod file_name;
@@ -19,6 +20,7 @@ pub use civil_date::{
     china_day, civil_from_days, days_from_civil, format_civil_date, parse_civil_date,
 };
 pub use config::{ConfigField, Password, SessionConfig};
+pub use disk_full::{disk_full_message, is_disk_full};
 pub use event::{Event, FileStatus, LlmPhase, LogLine};
 pub use file_kind::{FileKind, SNIFF_LEN, sniff_matches};
 pub use file_name::{FileNameError, numbered_name, sanitize_upload_name, validate_stored_name};

@@ -38,30 +38,17 @@ pub enum StoreError {
     Secret(String),
 }
 
-/// ENOSPC and EDQUOT on Linux.
-const NO_SPACE: [i32; 2] = [28, 122];
-
 impl StoreError {
     /// An IO error on `path`; a full disk becomes [`StoreError::DiskFull`].
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
         move |source| {
-            let full = source.kind() == std::io::ErrorKind::StorageFull
-                || source.kind() == std::io::ErrorKind::QuotaExceeded
-                || source
-                    .raw_os_error()
-                    .is_some_and(|code| NO_SPACE.contains(&code));
-            if full {
+            if domain::is_disk_full(&source) {
                 Self::DiskFull { path }
             } else {
                 Self::Io { path, source }
             }
         }
-    }
-
-    /// Whether this is a full disk.
-    pub fn is_disk_full(&self) -> bool {
-        matches!(self, Self::DiskFull { .. })
     }
 }
 
