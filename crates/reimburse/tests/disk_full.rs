@@ -52,10 +52,16 @@ impl Drop for Tmpfs {
     }
 }
 
-/// Fills the disk under `dir` to the last byte with one file; returns its path.
+/// Fills the disk under `dir` to the last byte with one file; returns its path. Called again
+/// before each job: a job that meets the full disk frees the service's reserve so it can end
+/// cleanly, and the next job must not find that room.
 fn fill(dir: &Path) -> PathBuf {
     let path = dir.join("filler");
-    let mut file = std::fs::File::create(&path).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .unwrap();
     for size in [1 << 20, 64 << 10, 4 << 10, 512, 1] {
         let block = vec![0u8; size];
         while file.write_all(&block).is_ok() {}
@@ -163,6 +169,7 @@ async fn a_full_disk_ends_every_job_cleanly_and_the_service_recovers() {
     );
     assert_whole(&session);
 
+    fill(&disk.path);
     let (result, took) = job(&server, &format!("/api/agent/process/{id}"), config()).await;
     assert_eq!(result["ok"], false, "{result}");
     assert!(says_disk_full(&result.to_string()), "{result}");
@@ -183,6 +190,7 @@ async fn a_full_disk_ends_every_job_cleanly_and_the_service_recovers() {
     );
     assert_whole(&session);
 
+    fill(&disk.path);
     let rows = json!([{"序号": "1", "发票号码": "12345678", "开票日期": "2025/03/11",
         "项目名称": "*纸制品*A4复印纸", "价税合计": "255.00", "销售方名称": "某某文具店"}]);
     let save = client
