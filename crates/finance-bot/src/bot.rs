@@ -12,7 +12,11 @@ use crate::submission::Submission;
 use crate::validate::{resolve_base_url, validate};
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
+use crate::person::Person;
+use crate::screenshot::StepShots;
+use crate::flow::Step;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tracing::instrument::WithSubscriber;
 
@@ -36,6 +40,9 @@ pub struct BotOptions {
     pub base_url: Option<String>,
     /// Parent of the temporary browser profile; the system temp dir when `None`.
     pub work_dir: Option<PathBuf>,
+    /// Who answers `ask_person` steps (a captcha, an SMS code); such a step fails without one.
+    /// The time spent waiting for them does not count against `overall_timeout`.
+    pub person: Option<Arc<dyn Person>>,
 }
 
 impl Default for BotOptions {
@@ -49,6 +56,7 @@ impl Default for BotOptions {
             headless: true,
             base_url: None,
             work_dir: None,
+            person: None,
         }
     }
 }
@@ -62,6 +70,36 @@ pub struct SubmitOutcome {
     pub values: BTreeMap<String, String>,
     /// Wall time from start to the browser being closed.
     pub elapsed: Duration,
+}
+
+/// What `Bot::try_flow` did: the steps it ran, their pictures, what it read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TryOutcome {
+    /// The 1-based index of the top-level step it stopped before (the final submit), if any.
+    pub stopped_before: Option<usize>,
+    /// Every screenshot saved, in order.
+    pub screenshots: Vec<PathBuf>,
+    /// The run's failure, if a step failed (the screenshots show how far it got).
+    pub error: Option<SubmitError>,
+}
+
+/// How far a run goes and what it keeps.
+#[derive(Debug, Default)]
+struct Mode {
+    /// 0-based index of the top-level step not to run.
+    stop_before: Option<usize>,
+    /// Where a screenshot of every step goes.
+    shots: Option<PathBuf>,
+}
+
+/// The step `reimburse flow try` stops before: the one marked `final_submit`, else the last
+/// top-level click.
+pub fn final_submit_index(steps: &[Step]) -> Option<usize> {
+    steps.iter().position(|s| s.final_submit).or_else(|| {
+        steps
+            .iter()
+            .rposition(|s| matches!(s.action, crate::flow::Action::Click { .. }))
+    })
 }
 
 /// Files claims by driving a browser through a flow.
@@ -124,10 +162,38 @@ impl Bot {
         submission: &Submission,
         options: &BotOptions,
     ) -> Result<SubmitOutcome, SubmitError> {
-        let run = Self::run(flow, submission, options);
+        let mut screenshots = Vec::new();
+        let run = Self::run(flow, submission, options, Mode::default(), &mut screenshots);
         match without_wire_traffic() {
             Some(dispatch) => run.with_subscriber(dispatch).await,
             None => run.await,
+        }
+    }
+
+    /// Runs the flow for `submission` up to, not including, its final submit (see
+    /// [`final_submit_index`]), saving a screenshot after every step into `shots`: a flow
+    /// written for a new portal, tried without filing a claim.
+    pub async fn try_flow(
+        flow: &FlowFile,
+        submission: &Submission,
+        options: &BotOptions,
+        shots: PathBuf,
+    ) -> TryOutcome {
+        let stop_before = flow.steps(submission.kind).and_then(final_submit_index);
+        let mode = Mode {
+            stop_before,
+            shots: Some(shots),
+        };
+        let mut screenshots = Vec::new();
+        let run = Self::run(flow, submission, options, mode, &mut screenshots);
+        let result = match without_wire_traffic() {
+            Some(dispatch) => run.with_subscriber(dispatch).await,
+            None => run.await,
+        };
+        TryOutcome {
+            stopped_before: stop_before.map(|i| i + 1),
+            screenshots,
+            error: result.err(),
         }
     }
 
@@ -135,6 +201,8 @@ impl Bot {
         flow: &FlowFile,
         submission: &Submission,
         options: &BotOptions,
+        mode: Mode,
+        screenshots: &mut Vec<PathBuf>,
     ) -> Result<SubmitOutcome, SubmitError> {
         let started = Instant::now();
         Self::validate(flow, submission, options)?;
@@ -173,18 +241,38 @@ impl Bot {
             flow.portal.fill_method,
             secrets.clone(),
         );
-        let remaining = options.overall_timeout.saturating_sub(started.elapsed());
-        let result = match tokio::time::timeout(remaining, runner.run(steps, scope)).await {
-            Ok(Ok(())) => Ok(SubmitOutcome {
+        runner.person = options.person.clone();
+        runner.shots = mode.shots.map(StepShots::new);
+        let clock = runner.clock.clone();
+        let finished = {
+            // `runner` is borrowed by the run until this block ends.
+            let run = runner.run(steps, scope, mode.stop_before);
+            tokio::pin!(run);
+            // The overall limit, not counting the time the person took to answer.
+            loop {
+                let limit = options.overall_timeout + clock.waited();
+                let left = limit.saturating_sub(started.elapsed());
+                tokio::select! {
+                    done = &mut run => break Some(done),
+                    () = tokio::time::sleep(left) => {
+                        if started.elapsed() >= options.overall_timeout + clock.waited() {
+                            break None;
+                        }
+                    }
+                }
+            }
+        };
+        let result = match finished {
+            Some(Ok(())) => Ok(SubmitOutcome {
                 claim_no: runner.values.get(CLAIM_NO_KEY).cloned(),
                 values: std::mem::take(&mut runner.values),
                 elapsed: Duration::ZERO,
             }),
-            Ok(Err(mut error)) => {
+            Some(Err(mut error)) => {
                 error.screenshot = save_failure_screenshot(driver, &options.screenshot_dir).await;
                 Err(error.scrubbed(&secrets))
             }
-            Err(_) => {
+            None => {
                 // The step was cut off mid-command: the session would only answer after that
                 // command, so no screenshot and no polite quit, just kill.
                 let error = overall_timeout_error(&runner, options.overall_timeout);
@@ -192,6 +280,7 @@ impl Bot {
                 return Err(error.scrubbed(&secrets));
             }
         };
+        *screenshots = runner.shots.take().map(|s| s.saved).unwrap_or_default();
         browser.close().await;
         let elapsed = started.elapsed();
         match &result {

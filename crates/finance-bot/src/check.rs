@@ -7,7 +7,7 @@ use crate::flow::{Action, FlowFile, Step};
 use crate::scope::Scope;
 use crate::submission::{ClaimKind, Submission, SubmissionFiles};
 use crate::template::Template;
-use crate::validate::step_problems;
+use crate::validate::{SAMPLE_ANSWER, step_problems};
 use domain::{Password, SessionConfig};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -100,6 +100,26 @@ fn check_step(
         }
         return;
     }
+    if let Action::AskPerson { steps, .. } = &step.action {
+        own_problems(text, from, step, scope, false, problems);
+        let answered = (*scope).with_answer(SAMPLE_ANSWER);
+        for nested in steps {
+            check_step(text, from, nested, &answered, false, submission, problems);
+        }
+        return;
+    }
+    own_problems(text, from, step, scope, in_row, problems);
+}
+
+/// The problems of `step`'s own templates, each with its line.
+fn own_problems(
+    text: &str,
+    from: &mut usize,
+    step: &Step,
+    scope: &Scope<'_>,
+    in_row: bool,
+    problems: &mut Vec<FlowProblem>,
+) {
     // Every template's line, in file order, so a problem names the line of its own step.
     let lines: Vec<(&Template, Option<usize>)> = step
         .action

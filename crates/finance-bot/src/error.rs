@@ -16,6 +16,8 @@ pub enum ErrorKind {
     Rejected,
     /// A step or the whole submission ran out of time.
     Timeout,
+    /// An `ask_person` step got no answer in time (or there was nobody to ask).
+    NoAnswer,
     /// A bug in the bot (a panic), caught so the caller's thread survives.
     Internal,
 }
@@ -106,12 +108,22 @@ impl StepPosition {
             ..self
         }
     }
+
+    /// Step `nested` of a block that is not a row loop (`ask_person`).
+    pub fn inside(self, nested: usize) -> Self {
+        Self {
+            nested: Some(nested),
+            row: None,
+            ..self
+        }
+    }
 }
 
 impl fmt::Display for StepPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.nested, self.row) {
             (Some(n), Some(r)) => write!(f, "第{}.{n}步（第{}行）", self.index, r + 1),
+            (Some(n), None) => write!(f, "第{}.{n}步", self.index),
             _ => write!(f, "第{}步", self.index),
         }
     }

@@ -62,6 +62,9 @@ pub struct Flows {
 pub struct Step {
     pub name: Option<String>,
     pub timeout_ms: Option<u64>,
+    /// `final_submit = true`: the click that files the claim; `reimburse flow try` stops
+    /// before it (without one marked, before the last top-level click).
+    pub final_submit: bool,
     pub action: Action,
 }
 
@@ -141,6 +144,20 @@ pub enum Action {
     },
     SleepMs {
         ms: u64,
+    },
+    /// Shows the person a challenge (the `image` element's picture, the `prompt`) and waits
+    /// `wait_s` for their answer, then runs `steps` with it as `{{person.answer}}`. When
+    /// `again_if` shows up afterwards (or an unexpected dialog ends a nested step) saying
+    /// `again_if_contains`, the answer was wrong: the person is asked again with the portal's
+    /// words, up to `attempts` times; any other text there is the portal's refusal.
+    AskPerson {
+        prompt: Template,
+        image: Option<Template>,
+        attempts: u32,
+        wait_s: u64,
+        again_if: Option<Template>,
+        again_if_contains: Option<Template>,
+        steps: Vec<Step>,
     },
     /// Waits (the step's timeout) for a `confirm()`/`alert()` of the page and accepts it
     /// (`accept_dialog`) or dismisses it (`dismiss_dialog`); with `contains`, a dialog saying
@@ -235,6 +252,19 @@ impl FlowFile {
 }
 
 impl Action {
+    /// Whether the action holds steps of its own (`repeat_for_each_row`, `ask_person`).
+    pub fn is_block(&self) -> bool {
+        matches!(self, Self::RepeatForEachRow { .. } | Self::AskPerson { .. })
+    }
+
+    /// The action's own steps, for a block.
+    pub fn nested(&self) -> &[Step] {
+        match self {
+            Self::RepeatForEachRow { steps } | Self::AskPerson { steps, .. } => steps,
+            _ => &[],
+        }
+    }
+
     /// The `action = "…"` keyword.
     pub fn keyword(&self) -> &'static str {
         match self {
@@ -253,6 +283,7 @@ impl Action {
             Self::AssertText { .. } => "assert_text",
             Self::FailIfPresent { .. } => "fail_if_present",
             Self::SleepMs { .. } => "sleep_ms",
+            Self::AskPerson { .. } => "ask_person",
             Self::Dialog { accept: true, .. } => "accept_dialog",
             Self::Dialog { accept: false, .. } => "dismiss_dialog",
         }
@@ -289,6 +320,17 @@ impl Action {
                 selector, message, ..
             } => std::iter::once(selector).chain(message).collect(),
             Self::Dialog { contains, .. } => contains.iter().collect(),
+            Self::AskPerson {
+                prompt,
+                image,
+                again_if,
+                again_if_contains,
+                ..
+            } => std::iter::once(prompt)
+                .chain(image)
+                .chain(again_if)
+                .chain(again_if_contains)
+                .collect(),
             Self::SwitchFrameParent
             | Self::SwitchFrameDefault
             | Self::RepeatForEachRow { .. }
@@ -311,6 +353,9 @@ impl Action {
             Self::WaitFor {
                 selector, fail_if, ..
             } => std::iter::once(selector).chain(fail_if).collect(),
+            Self::AskPerson {
+                image, again_if, ..
+            } => image.iter().chain(again_if).collect(),
             Self::Open { .. }
             | Self::SwitchFrameParent
             | Self::SwitchFrameDefault
@@ -359,6 +404,7 @@ impl Step {
                 format!("检查是否出现 {}", selector.source())
             }
             Action::SleepMs { ms } => format!("等待 {ms} 毫秒"),
+            Action::AskPerson { prompt, .. } => format!("请人输入：{}", prompt.source()),
             Action::Dialog { accept: true, .. } => "确认页面对话框".to_owned(),
             Action::Dialog { accept: false, .. } => "取消页面对话框".to_owned(),
         }
@@ -440,7 +486,19 @@ struct RawStep {
     settle_ms: Option<u64>,
     ms: Option<u64>,
     steps: Option<Vec<Step>>,
+    final_submit: Option<bool>,
+    prompt: Option<Template>,
+    image: Option<Template>,
+    attempts: Option<u32>,
+    wait_s: Option<u64>,
+    again_if: Option<Template>,
+    again_if_contains: Option<Template>,
 }
+
+/// How long the person has to answer a challenge unless the step says, and how often a wrong
+/// answer is asked again.
+const DEFAULT_WAIT_S: u64 = 180;
+const DEFAULT_ATTEMPTS: u32 = 3;
 
 impl TryFrom<RawStep> for Step {
     type Error = String;
@@ -452,6 +510,9 @@ impl TryFrom<RawStep> for Step {
             None => format!("步骤 {action}"),
         };
         let parsed = build_action(&mut raw).map_err(|e| format!("{context}：{e}"))?;
+        if raw.final_submit == Some(true) && !matches!(parsed, Action::Click { .. }) {
+            return Err(format!("{context}：final_submit 只能用于 click 步骤"));
+        }
         let leftover = raw.leftover_keys();
         if !leftover.is_empty() {
             return Err(format!(
@@ -462,6 +523,7 @@ impl TryFrom<RawStep> for Step {
         Ok(Step {
             name: raw.name,
             timeout_ms: raw.timeout_ms,
+            final_submit: raw.final_submit.unwrap_or(false),
             action: parsed,
         })
     }
@@ -518,15 +580,29 @@ fn build_action(raw: &mut RawStep) -> Result<Action, String> {
             selector: need(&mut raw.selector, "selector")?,
             contains: need(&mut raw.contains, "contains")?,
         },
-        "repeat_for_each_row" => {
-            let steps = need(&mut raw.steps, "steps")?;
-            if steps
-                .iter()
-                .any(|s| matches!(s.action, Action::RepeatForEachRow { .. }))
-            {
-                return Err("repeat_for_each_row 不能嵌套".to_owned());
+        "repeat_for_each_row" => Action::RepeatForEachRow {
+            steps: nested_steps(raw, "repeat_for_each_row")?,
+        },
+        "ask_person" => {
+            let attempts = raw.attempts.take().unwrap_or(DEFAULT_ATTEMPTS);
+            let wait_s = raw.wait_s.take().unwrap_or(DEFAULT_WAIT_S);
+            if attempts == 0 || wait_s == 0 {
+                return Err("attempts 与 wait_s 须大于 0".to_owned());
             }
-            Action::RepeatForEachRow { steps }
+            let again_if = raw.again_if.take();
+            let again_if_contains = raw.again_if_contains.take();
+            if again_if_contains.is_some() && again_if.is_none() {
+                return Err("again_if_contains 须与 again_if 一起使用".to_owned());
+            }
+            Action::AskPerson {
+                prompt: need(&mut raw.prompt, "prompt")?,
+                image: raw.image.take(),
+                attempts,
+                wait_s,
+                again_if,
+                again_if_contains,
+                steps: nested_steps(raw, "ask_person")?,
+            }
         }
         "read_text" => {
             let into = need(&mut raw.into, "into")?;
@@ -563,10 +639,25 @@ fn build_action(raw: &mut RawStep) -> Result<Action, String> {
                 "未知动作「{other}」（可用：open、fill、select、click、upload、switch_frame、\
                  switch_frame_parent、switch_frame_default、wait_for、wait_for_text、\
                  repeat_for_each_row、read_text、assert_text、fail_if_present、sleep_ms、\
-                 accept_dialog、dismiss_dialog）"
+                 accept_dialog、dismiss_dialog、ask_person）"
             ));
         }
     })
+}
+
+/// The `steps` of a block action; blocks do not nest (a row loop or a question inside another
+/// would make a step's position and its variables ambiguous).
+fn nested_steps(raw: &mut RawStep, action: &str) -> Result<Vec<Step>, String> {
+    let steps = raw.steps.take().ok_or("缺少 steps")?;
+    if steps.iter().any(|s| s.action.is_block()) {
+        return Err(format!(
+            "{action} 里不能再有 repeat_for_each_row 或 ask_person"
+        ));
+    }
+    if steps.iter().any(|s| s.final_submit) {
+        return Err("final_submit 只能用于顶层步骤".to_owned());
+    }
+    Ok(steps)
 }
 
 impl RawStep {
@@ -591,6 +682,12 @@ impl RawStep {
             ("settle_ms", self.settle_ms.is_some()),
             ("ms", self.ms.is_some()),
             ("steps", self.steps.is_some()),
+            ("prompt", self.prompt.is_some()),
+            ("image", self.image.is_some()),
+            ("attempts", self.attempts.is_some()),
+            ("wait_s", self.wait_s.is_some()),
+            ("again_if", self.again_if.is_some()),
+            ("again_if_contains", self.again_if_contains.is_some()),
         ]
         .into_iter()
         .filter_map(|(key, set)| set.then_some(key))

@@ -5,12 +5,14 @@
 //! [`Submission`] and [`BotOptions`], and get a [`SubmitOutcome`] or a [`SubmitError`] whose
 //! message is ready to show to the user.
 
+mod ask;
 mod bot;
 mod check;
 mod driver;
 mod error;
 mod flow;
 mod log_filter;
+mod person;
 mod pool;
 mod scope;
 mod screenshot;
@@ -20,13 +22,14 @@ mod submission;
 mod template;
 mod validate;
 
-pub use bot::{Bot, BotOptions, CLAIM_NO_KEY, SubmitOutcome};
+pub use bot::{Bot, BotOptions, CLAIM_NO_KEY, SubmitOutcome, TryOutcome, final_submit_index};
 pub use check::{FlowProblem, SERVICE_CLAIM_KEYS, check_flow};
 pub use driver::{Browser, CHROMIUM_ARGS, Reaped, WebDriverTarget, reap_leftovers};
 pub use error::{ErrorKind, SubmitError};
 pub use flow::{
     Action, Choice, FillMethod, FlowError, FlowFile, Flows, Pattern, PortalSection, Step,
 };
+pub use person::{AnswerFuture, Challenge, Person};
 pub use pool::{BrowserPool, BrowserSlot};
 pub use selector::Selector;
 pub use submission::{ClaimKind, Submission, SubmissionFiles};

@@ -15,6 +15,8 @@ pub struct Scope<'a> {
     portal_name: &'a str,
     base_url: &'a str,
     row: Option<(usize, &'a BTreeMap<String, String>)>,
+    /// The person's answer inside `ask_person`, as `person.answer`.
+    answer: Option<&'a str>,
 }
 
 impl<'a> Scope<'a> {
@@ -24,6 +26,15 @@ impl<'a> Scope<'a> {
             portal_name,
             base_url,
             row: None,
+            answer: None,
+        }
+    }
+
+    /// The same variables plus the person's answer as `person.answer`.
+    pub fn with_answer(self, answer: &'a str) -> Self {
+        Self {
+            answer: Some(answer),
+            ..self
         }
     }
 
@@ -33,6 +44,11 @@ impl<'a> Scope<'a> {
             row: Some((index, row)),
             ..self
         }
+    }
+
+    /// Whether `person.answer` is defined here (inside `ask_person`).
+    pub fn has_answer(&self) -> bool {
+        self.answer.is_some()
     }
 
     /// The submission's invoice rows, for `repeat_for_each_row`.
@@ -118,6 +134,10 @@ impl Lookup for Scope<'_> {
                 // A flow's 报销日期 and the like: `{{claim.today | date_dash}}`.
                 "today" => Some(Value::plain(china_today())),
                 _ => self.submission.extra.get(key).map(Value::plain),
+            },
+            "person" => match key {
+                "answer" => self.answer.map(Value::plain),
+                _ => None,
             },
             "portal" => match key {
                 "name" => Some(Value::plain(self.portal_name)),

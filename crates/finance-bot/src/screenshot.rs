@@ -1,4 +1,5 @@
-//! Saving a PNG of the page when a submission fails, under a name that says when.
+//! Saving a PNG of the page when a submission fails, under a name that says when, and one
+//! after every step when a flow is tried (`reimburse flow try`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -42,6 +43,65 @@ pub async fn save_failure_screenshot(driver: &WebDriver, dir: &Path) -> Option<P
             tracing::warn!("无法保存截图 {}：{e}", path.display());
             None
         }
+    }
+}
+
+/// A screenshot after each step, numbered in order: `001-第1步.png`, `007-第5.2步（第1行）.png`.
+#[derive(Debug)]
+pub(crate) struct StepShots {
+    dir: PathBuf,
+    taken: usize,
+    /// Every file written, in order.
+    pub(crate) saved: Vec<PathBuf>,
+}
+
+impl StepShots {
+    pub(crate) fn new(dir: PathBuf) -> Self {
+        Self {
+            dir,
+            taken: 0,
+            saved: Vec::new(),
+        }
+    }
+
+    /// The next number, for files saved beside the shots (a challenge's picture).
+    pub(crate) fn next_path(&mut self, what: &str) -> PathBuf {
+        self.taken += 1;
+        let safe: String = what
+            .chars()
+            .map(|c| if "/\\:*?\"<>|".contains(c) { '_' } else { c })
+            .collect();
+        self.dir.join(format!("{:03}-{safe}.png", self.taken))
+    }
+
+    /// Saves the page after the step at `position`; a picture that cannot be had is noted in
+    /// the log and skipped (the try goes on).
+    pub(crate) async fn take(
+        &mut self,
+        driver: &WebDriver,
+        position: &crate::error::StepPosition,
+        label: &str,
+    ) {
+        let png = match tokio::time::timeout(SCREENSHOT_TIMEOUT, driver.screenshot_as_png()).await
+        {
+            Ok(Ok(png)) => png,
+            _ => {
+                tracing::warn!("{position}「{label}」之后无法截取页面");
+                return;
+            }
+        };
+        let path = self.next_path(&position.to_string());
+        self.save(&path, &png);
+    }
+
+    pub(crate) fn save(&mut self, path: &Path, png: &[u8]) {
+        if let Err(e) = std::fs::create_dir_all(&self.dir)
+            .and_then(|()| write_whole(&self.dir, path, png))
+        {
+            tracing::warn!("无法保存截图 {}：{e}", path.display());
+            return;
+        }
+        self.saved.push(path.to_path_buf());
     }
 }
 

@@ -3,6 +3,9 @@
 
 use crate::error::{ErrorKind, StepPosition, SubmitError, scrub};
 use crate::flow::{Action, Choice, FillMethod, Step, join_url};
+use crate::person::{Person, PersonClock};
+use crate::screenshot::StepShots;
+use std::sync::Arc;
 use crate::scope::Scope;
 use crate::selector::Selector;
 use crate::template::{Lookup, Template};
@@ -87,20 +90,20 @@ s.dispatchEvent(new Event('change', { bubbles: true }));
 return true;";
 
 /// Pause between two looks for an element that is not there yet.
-const POLL: Duration = Duration::from_millis(100);
+pub(crate) const POLL: Duration = Duration::from_millis(100);
 /// Extra time a step gets beyond its own timeout before it is cut off from outside: the
 /// browser's page-load timeout (set to the step timeout) normally ends a hanging command first.
 const GRACE: Duration = Duration::from_secs(3);
 
 /// Why a step failed, before its position and name are added.
 #[derive(Debug)]
-struct Failure {
-    kind: ErrorKind,
-    reason: String,
+pub(crate) struct Failure {
+    pub(crate) kind: ErrorKind,
+    pub(crate) reason: String,
 }
 
 impl Failure {
-    fn new(kind: ErrorKind, reason: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: ErrorKind, reason: impl Into<String>) -> Self {
         Self {
             kind,
             reason: reason.into(),
@@ -110,7 +113,7 @@ impl Failure {
 
 /// What an element must be before a step uses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Want {
+pub(crate) enum Want {
     Present,
     Visible,
 }
@@ -118,11 +121,16 @@ enum Want {
 /// Runs steps against one browser session and collects the values they read.
 #[derive(Debug)]
 pub struct Runner<'a> {
-    driver: &'a WebDriver,
-    default_timeout: Duration,
+    pub(crate) driver: &'a WebDriver,
+    pub(crate) default_timeout: Duration,
     fill_method: FillMethod,
     page_load_timeout: Option<Duration>,
-    secrets: Vec<String>,
+    pub(crate) secrets: Vec<String>,
+    /// Who answers `ask_person` steps, and the time spent waiting for them.
+    pub(crate) person: Option<Arc<dyn Person>>,
+    pub(crate) clock: PersonClock,
+    /// A screenshot after every step (`reimburse flow try`).
+    pub(crate) shots: Option<StepShots>,
     /// `read_text … into` results.
     pub values: BTreeMap<String, String>,
     /// The step running now, to name it if the whole submission times out.
@@ -145,6 +153,9 @@ impl<'a> Runner<'a> {
             fill_method,
             page_load_timeout: None,
             secrets,
+            person: None,
+            clock: PersonClock::default(),
+            shots: None,
             values: BTreeMap::new(),
             current: None,
             clicked: None,
@@ -152,46 +163,79 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Runs `steps` in order; stops at the first failure.
-    pub async fn run(&mut self, steps: &[Step], scope: Scope<'_>) -> Result<(), SubmitError> {
+    /// Runs `steps` in order; stops at the first failure, and before the step at index
+    /// `stop_before` (0-based) when given.
+    pub async fn run(
+        &mut self,
+        steps: &[Step],
+        scope: Scope<'_>,
+        stop_before: Option<usize>,
+    ) -> Result<(), SubmitError> {
         let rows = scope.rows();
         for (i, step) in steps.iter().enumerate() {
+            if stop_before == Some(i) {
+                break;
+            }
             let position = StepPosition::top(i + 1);
-            if let Action::RepeatForEachRow { steps: nested } = &step.action {
-                for (r, row) in rows.iter().enumerate() {
-                    let row_scope = scope.with_row(r, row);
-                    for (n, nested_step) in nested.iter().enumerate() {
-                        self.run_step(nested_step, position.nested(n + 1, r), &row_scope)
-                            .await?;
+            match &step.action {
+                Action::RepeatForEachRow { steps: nested } => {
+                    for (r, row) in rows.iter().enumerate() {
+                        let row_scope = scope.with_row(r, row);
+                        for (n, nested_step) in nested.iter().enumerate() {
+                            self.run_step(nested_step, position.nested(n + 1, r), &row_scope)
+                                .await?;
+                        }
                     }
                 }
-            } else {
-                self.run_step(step, position, &scope).await?;
+                Action::AskPerson { .. } => self.ask_person(step, position, &scope).await?,
+                _ => self.run_step(step, position, &scope).await?,
             }
         }
         self.current = None;
         Ok(())
     }
 
-    async fn run_step(
+    pub(crate) async fn run_step(
         &mut self,
         step: &Step,
         position: StepPosition,
         scope: &Scope<'_>,
     ) -> Result<(), SubmitError> {
         let label = step.label();
+        let result = self.attempt(step, position, scope).await;
+        if let Some(shots) = &mut self.shots {
+            shots.take(self.driver, &position, &label).await;
+        }
+        result.map_err(|failure| self.step_error(position, &label, &failure))
+    }
+
+    /// The user-facing error of the step at `position`, secrets scrubbed.
+    pub(crate) fn step_error(
+        &self,
+        position: StepPosition,
+        label: &str,
+        failure: &Failure,
+    ) -> SubmitError {
+        SubmitError::at_step(failure.kind, &position, label, &failure.reason)
+            .scrubbed(&self.secrets)
+    }
+
+    /// Runs one step under its timeout; a dialog nobody expected ends it at once with the
+    /// dialog's words as a refusal.
+    pub(crate) async fn attempt(
+        &mut self,
+        step: &Step,
+        position: StepPosition,
+        scope: &Scope<'_>,
+    ) -> Result<(), Failure> {
+        let label = step.label();
         self.current = Some((position, label.clone()));
         let timeout = step
             .timeout_ms
             .map_or(self.default_timeout, Duration::from_millis);
-        let secrets = self.secrets.clone();
-        let fail = |failure: Failure| {
-            SubmitError::at_step(failure.kind, &position, &label, &failure.reason)
-                .scrubbed(&secrets)
-        };
         tracing::info!("{position}「{}」", scrub(&label, &self.secrets));
         tracing::debug!("{}", scrub(&step.describe(scope), &self.secrets));
-        self.set_page_load_timeout(timeout).await.map_err(fail)?;
+        self.set_page_load_timeout(timeout).await?;
         let limit = match step.action {
             Action::SleepMs { ms } => timeout + Duration::from_millis(ms),
             _ => timeout,
@@ -206,13 +250,13 @@ impl<'a> Runner<'a> {
         match result {
             Ok(Ok(())) => Ok(()),
             Ok(Err(failure)) => match self.unexpected_dialog().await {
-                Some(text) => Err(fail(Failure::new(ErrorKind::Rejected, text))),
-                None => Err(fail(failure)),
+                Some(text) => Err(Failure::new(ErrorKind::Rejected, text)),
+                None => Err(failure),
             },
-            Err(_) => Err(fail(Failure::new(
+            Err(_) => Err(Failure::new(
                 ErrorKind::Timeout,
                 format!("超过{}仍无响应", seconds(limit)),
-            ))),
+            )),
         }
     }
 
@@ -507,7 +551,7 @@ impl<'a> Runner<'a> {
                     .await
             }
             // Expanded by `run`; never reaches here.
-            Action::RepeatForEachRow { .. } => Ok(()),
+            Action::RepeatForEachRow { .. } | Action::AskPerson { .. } => Ok(()),
         }
     }
 
@@ -662,7 +706,7 @@ impl<'a> Runner<'a> {
 
     /// Finds the element and runs `act` on it, retrying both while the page is still getting
     /// there (element missing, stale, covered, not yet interactable) until `deadline`.
-    async fn with_element<T, F, Fut>(
+    pub(crate) async fn with_element<T, F, Fut>(
         &self,
         sel: &Selector,
         want: Want,
@@ -723,7 +767,7 @@ impl<'a> Runner<'a> {
     }
 
     /// The texts of the displayed elements matching `sel`, or `None` when none is displayed.
-    async fn displayed_texts(
+    pub(crate) async fn displayed_texts(
         &self,
         sel: &Selector,
         timeout: Duration,

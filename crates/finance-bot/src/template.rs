@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// Variable namespaces a template may refer to.
-pub const NAMESPACES: [&str; 5] = ["config", "row", "files", "claim", "portal"];
+pub const NAMESPACES: [&str; 6] = ["config", "row", "files", "claim", "portal", "person"];
 
 /// Filters a template may apply, for error messages and the docs.
 pub const FILTERS: [&str; 10] = [

@@ -9,6 +9,9 @@ use crate::submission::Submission;
 use crate::template::{Lookup, Template};
 use std::path::Path;
 
+/// What stands for the person's answer when a flow is checked before anyone is asked.
+pub(crate) const SAMPLE_ANSWER: &str = "0000";
+
 /// At most this many problems are spelled out; the rest are counted.
 const MAX_LISTED: usize = 8;
 
@@ -56,24 +59,38 @@ pub fn validate(
     let mut problems = Problems::default();
     for (i, step) in steps.iter().enumerate() {
         let position = StepPosition::top(i + 1);
-        if let Action::RepeatForEachRow { steps: nested } = &step.action {
-            if submission.rows.is_empty() {
-                problems.add(position, step, "没有任何发票行可录入".to_owned());
+        match &step.action {
+            Action::RepeatForEachRow { steps: nested } => {
+                if submission.rows.is_empty() {
+                    problems.add(position, step, "没有任何发票行可录入".to_owned());
+                }
+                for (r, row) in submission.rows.iter().enumerate() {
+                    let row_scope = scope.with_row(r, row);
+                    for (n, nested_step) in nested.iter().enumerate() {
+                        check_step(
+                            nested_step,
+                            position.nested(n + 1, r),
+                            &row_scope,
+                            true,
+                            &mut problems,
+                        );
+                    }
+                }
             }
-            for (r, row) in submission.rows.iter().enumerate() {
-                let row_scope = scope.with_row(r, row);
+            Action::AskPerson { steps: nested, .. } => {
+                check_step(step, position, &scope, false, &mut problems);
+                let answered = scope.with_answer(SAMPLE_ANSWER);
                 for (n, nested_step) in nested.iter().enumerate() {
                     check_step(
                         nested_step,
-                        position.nested(n + 1, r),
-                        &row_scope,
-                        true,
+                        position.inside(n + 1),
+                        &answered,
+                        false,
                         &mut problems,
                     );
                 }
             }
-        } else {
-            check_step(step, position, &scope, false, &mut problems);
+            _ => check_step(step, position, &scope, false, &mut problems),
         }
     }
     problems.into_result()
@@ -106,6 +123,13 @@ pub(crate) fn step_problems<'t>(
         if !in_row && template.uses_namespace("row") {
             let reason = format!(
                 "「{}」用到 row.* 变量，只能放在 repeat_for_each_row 里",
+                template.source()
+            );
+            return vec![(Some(template), reason)];
+        }
+        if !scope.has_answer() && template.uses_namespace("person") {
+            let reason = format!(
+                "「{}」用到 person.answer，只能放在 ask_person 的 steps 里",
                 template.source()
             );
             return vec![(Some(template), reason)];

@@ -63,6 +63,7 @@ fn options(base: String, dir: &std::path::Path) -> BotOptions {
         headless: true,
         base_url: Some(base),
         work_dir: Some(dir.join("work")),
+        person: None,
     }
 }
 

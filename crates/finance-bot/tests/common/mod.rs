@@ -104,6 +104,7 @@ pub fn options(portal: &Portal, dir: &Path) -> BotOptions {
         headless: true,
         base_url: Some(portal.base.clone()),
         work_dir: Some(dir.join("work")),
+        person: None,
     }
 }
 
