@@ -63,6 +63,27 @@ pub enum Event {
     AgentMaxRounds {
         message: String,
     },
+    /// The finance portal asks something only the person can answer (a captcha, an SMS code):
+    /// answer it with `POST /api/submit-challenge/<session_id>` within `expires_in` seconds.
+    /// Our addition to the interface (docs/interface-choices.md).
+    SubmitChallenge {
+        id: String,
+        prompt: String,
+        /// The challenge's picture as a `data:image/png;base64,…` URL.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        image: Option<String>,
+        attempt: u32,
+        attempts: u32,
+        expires_in: u64,
+        /// The portal's words about the previous answer, when this asks again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// A challenge is no longer waiting: `answered` or `expired`.
+    SubmitChallengeClosed {
+        id: String,
+        outcome: String,
+    },
     FileProgress {
         file: String,
         status: FileStatus,

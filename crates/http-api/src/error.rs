@@ -62,6 +62,9 @@ pub enum ApiError {
     /// The store's own message: it names the file, never where the data dir lives.
     #[error("{0}")]
     DiskFull(String),
+    /// A person's answer to a portal's question the bot is not (or no longer) waiting for.
+    #[error("{0}")]
+    Challenge(pipeline::AnswerError),
     #[error("服务器内部错误")]
     Internal(String),
 }
@@ -88,6 +91,8 @@ impl ResponseError for ApiError {
             Self::TooManyStreams(_) | Self::TooManyUploads(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::BodyTimeout(_) | Self::BodyDeadline(..) => StatusCode::REQUEST_TIMEOUT,
             Self::Busy => StatusCode::CONFLICT,
+            Self::Challenge(pipeline::AnswerError::Empty) => StatusCode::BAD_REQUEST,
+            Self::Challenge(_) => StatusCode::CONFLICT,
             Self::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -118,6 +123,12 @@ pub(crate) fn status_message(status: StatusCode) -> &'static str {
         431 => "请求头过大",
         500..=599 => "服务器内部错误",
         _ => "请求失败",
+    }
+}
+
+impl From<pipeline::AnswerError> for ApiError {
+    fn from(error: pipeline::AnswerError) -> Self {
+        Self::Challenge(error)
     }
 }
 

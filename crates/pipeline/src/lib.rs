@@ -3,6 +3,7 @@
 
 mod agent;
 mod cache;
+mod challenge;
 mod document;
 mod extract_step;
 mod payment_step;
@@ -17,6 +18,7 @@ pub use agent::{
     agent_process, agent_supplement_files, agent_user_supplement, can_force_submit, can_supplement,
     read_agent_state, recover_agent_state,
 };
+pub use challenge::{AnswerError, Challenges};
 pub use document::{DocumentReport, DocumentSettings, regenerate_document};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
 pub use payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments};

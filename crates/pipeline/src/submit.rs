@@ -1,5 +1,6 @@
 //! Submitting the session's table to the finance system through the browser flow, once.
 
+use crate::challenge::Challenges;
 use crate::document::{StoredRecord, load_records, row_as_record};
 use domain::{DocumentType, InvoiceKind, InvoiceRecord, SessionConfig};
 use finance_bot::{Bot, BotOptions, BrowserPool, ClaimKind, FlowFile, Submission, SubmissionFiles};
@@ -25,6 +26,8 @@ pub struct FinanceSettings {
     pub options: BotOptions,
     /// The service's bound on browsers running at once.
     pub browsers: BrowserPool,
+    /// Questions a portal asks the person during a submission (a captcha), and their answers.
+    pub challenges: Challenges,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -200,6 +203,7 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
     );
     let options = BotOptions {
         screenshot_dir: session.path().to_path_buf(),
+        person: Some(settings.challenges.person(session)),
         ..settings.options.clone()
     };
     let slot = settings.browsers.acquire(|running| {

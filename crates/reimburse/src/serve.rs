@@ -224,5 +224,6 @@ fn finance_settings(
             0 => BrowserPool::default(),
             size => BrowserPool::new(size),
         },
+        challenges: pipeline::Challenges::default(),
     }
 }

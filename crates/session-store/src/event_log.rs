@@ -46,7 +46,10 @@ impl LogFile {
             | Event::AgentForceSubmit { .. }
             | Event::AgentExtractStatus { .. }
             | Event::AgentError { .. }
-            | Event::AgentMaxRounds { .. } => Some(Self::AgentEvents),
+            | Event::AgentMaxRounds { .. }
+            // The submission's own events ride with the agent's: the stream follows four logs.
+            | Event::SubmitChallenge { .. }
+            | Event::SubmitChallengeClosed { .. } => Some(Self::AgentEvents),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Route table of the interface's endpoints.
 
 mod agent;
+mod challenge;
 mod config;
 mod data;
 mod download;
@@ -49,6 +50,14 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(submit::start),
         )
         .route("/api/logs/{session_id}", web::get().to(logs::stream))
+        .route(
+            "/api/submit-challenge/{session_id}",
+            web::get().to(challenge::read),
+        )
+        .route(
+            "/api/submit-challenge/{session_id}",
+            web::post().to(challenge::answer),
+        )
         .route("/api/agent/state/{session_id}", web::get().to(agent::read))
         .route(
             "/api/agent/process/{session_id}",

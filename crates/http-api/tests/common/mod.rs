@@ -49,6 +49,7 @@ pub fn finance(base_url: Option<String>) -> FinanceSettings {
             ..BotOptions::default()
         },
         browsers: BrowserPool::default(),
+        challenges: pipeline::Challenges::default(),
     }
 }
 
