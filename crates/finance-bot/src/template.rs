@@ -7,7 +7,7 @@ use std::fmt;
 pub const NAMESPACES: [&str; 6] = ["config", "row", "files", "claim", "portal", "person"];
 
 /// Filters a template may apply, for error messages and the docs.
-pub const FILTERS: [&str; 10] = [
+pub const FILTERS: [&str; 11] = [
     "date_dash",
     "date_slash",
     "trim",
@@ -18,6 +18,7 @@ pub const FILTERS: [&str; 10] = [
     "last",
     "default",
     "join",
+    "map",
 ];
 
 /// A parsed template. Keeps its source text, which never holds a secret (secrets only come in
@@ -53,6 +54,9 @@ enum Filter {
     Default(Arg),
     /// Joins the lines of a multi-line value (e.g. several paths) with a separator.
     Join(String),
+    /// Translates a value to the portal's word: `map('train=城市间交通费, *=其他')`; `*` is
+    /// for any other value (without it, another value is an error).
+    Map(Vec<(String, String)>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -278,6 +282,7 @@ impl Filter {
             Self::Last(_) => "last",
             Self::Default(_) => "default",
             Self::Join(_) => "join",
+            Self::Map(_) => "map",
         }
     }
 
@@ -313,6 +318,13 @@ impl Filter {
                 .filter(|l| !l.trim().is_empty())
                 .collect::<Vec<_>>()
                 .join(separator),
+            Self::Map(pairs) => {
+                let find = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+                find(value.trim())
+                    .or_else(|| find("*"))
+                    .cloned()
+                    .ok_or_else(|| fail("没有对应的值"))?
+            }
             // Handled in Expr::eval, which may have to look up another variable.
             Self::Default(_) => value.to_owned(),
         })
@@ -366,6 +378,19 @@ fn parse_path(text: &str) -> Option<String> {
     (NAMESPACES.contains(&namespace) && valid_key).then(|| text.to_owned())
 }
 
+/// `k=v, k=v, *=v` as pairs.
+fn parse_map(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|pair| {
+            pair.split_once('=')
+                .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+                .filter(|(k, _)| !k.is_empty())
+                .ok_or_else(|| format!("过滤器 map 的「{}」应写成 值=门户用语", pair.trim()))
+        })
+        .collect()
+}
+
 fn parse_filter(text: &str) -> Result<Filter, String> {
     let text = text.trim();
     let (name, arg) = match text.split_once('(') {
@@ -395,6 +420,7 @@ fn parse_filter(text: &str) -> Result<Filter, String> {
         "digits" => no_arg(Filter::Digits),
         "amount" => no_arg(Filter::Amount),
         "join" => literal(arg).map(Filter::Join),
+        "map" => parse_map(&literal(arg)?).map(Filter::Map),
         "last" => arg
             .and_then(|a| a.parse::<usize>().ok())
             .map(Filter::Last)
@@ -517,6 +543,17 @@ mod tests {
             render("{{files.invoices | join(', ')}}").unwrap().text,
             "/a.pdf, /b.pdf"
         );
+    }
+
+    #[test]
+    fn map_translates_to_the_portals_words() {
+        let map = "{{config.username | map('100001=甲, *=其他')}}";
+        assert_eq!(render(map).unwrap().text, "甲");
+        let other = "{{config.default_person_id | map('100001=甲, *=其他')}}";
+        assert_eq!(render(other).unwrap().text, "其他");
+        let strict = "{{config.default_person_id | map('100001=甲')}}";
+        assert!(render(strict).is_err());
+        assert!(Template::parse("{{config.username | map('甲')}}").is_err());
     }
 
     #[test]
