@@ -25,6 +25,8 @@ struct LoginSession {
 #[derive(Debug, Default)]
 pub(crate) struct Sessions {
     map: Mutex<HashMap<String, LoginSession>>,
+    /// The session whose image was drawn last (the test hook without a session).
+    latest: Mutex<Option<String>>,
 }
 
 impl Sessions {
@@ -59,6 +61,18 @@ impl Sessions {
     /// Remembers the code of the image just drawn, replacing the previous one.
     pub(crate) fn set_captcha(&self, id: &str, code: String) {
         self.with(id, |s| s.captcha = Some(code));
+        *self.latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(id.to_owned());
+    }
+
+    /// The code of the image drawn last, in any session, left in place (the test hook, for a
+    /// test that plays the person and cannot see the browser's cookie).
+    pub(crate) fn peek_latest_captcha(&self) -> Option<String> {
+        let latest = self
+            .latest
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()?;
+        self.peek_captcha(&latest)
     }
 
     /// The expected code, consumed: a captcha answers one login attempt only.
