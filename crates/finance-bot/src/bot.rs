@@ -269,6 +269,8 @@ impl Bot {
                 elapsed: Duration::ZERO,
             }),
             Some(Err(mut error)) => {
+                // Said at once: the screenshot and closing the browser take a moment more.
+                tracing::warn!("提交失败：{}", error.clone().scrubbed(&secrets));
                 error.screenshot = save_failure_screenshot(driver, &options.screenshot_dir).await;
                 Err(error.scrubbed(&secrets))
             }
@@ -289,7 +291,7 @@ impl Bot {
                 outcome.claim_no.as_deref().unwrap_or("（未读取）"),
                 elapsed.as_secs_f64()
             ),
-            Err(e) => tracing::warn!("提交失败：{e}"),
+            Err(e) => tracing::info!("浏览器已关闭（{e}）"),
         }
         result.map(|outcome| SubmitOutcome { elapsed, ..outcome })
     }
