@@ -80,12 +80,14 @@ impl Runner<'_> {
             let answer = tokio::time::timeout(wait + ANSWER_GRACE, person.ask(challenge)).await;
             self.clock.stop();
             let answer = answer.ok().flatten();
-            let Some(answer) = answer.map(|a| a.trim().to_owned()).filter(|a| !a.is_empty())
+            let Some(answer) = answer
+                .map(|a| a.trim().to_owned())
+                .filter(|a| !a.is_empty())
             else {
                 return Err(fail(
                     self,
                     ErrorKind::NoAnswer,
-                    format!("{wait_s}秒内没有收到输入，提交已停止"),
+                    format!("没有收到输入（限时{wait_s}秒），提交已停止"),
                 ));
             };
             match self.answer(step, position, scope, &answer).await? {

@@ -12,10 +12,10 @@ use domain::{Password, SessionConfig};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The `claim.*` keys the service gives a flow besides `kind`, `row_count` and `today`.
-pub const SERVICE_CLAIM_KEYS: [&str; 6] = [
+/// The `claim.*` keys the service gives a flow besides `kind`, `row_count` and `today` (not a
+/// department: a flow names its own, e.g. `{{claim.department | default('…')}}`).
+pub const SERVICE_CLAIM_KEYS: [&str; 5] = [
     "purpose",
-    "department",
     "origin",
     "destination",
     "depart_date",
@@ -156,8 +156,9 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// A claim of `kind` with every value the service can give a flow filled in.
-fn sample_submission(kind: ClaimKind, sample_files: &Path) -> Submission {
+/// A claim of `kind` with every value the service can give a flow filled in (one invoice row,
+/// `sample_files` as every file): what `reimburse flow check` renders and `flow try` enters.
+pub fn sample_submission(kind: ClaimKind, sample_files: &Path) -> Submission {
     let config = SessionConfig {
         username: "100001".into(),
         password: Password::new("sample-password"),

@@ -46,7 +46,8 @@ pub async fn save_failure_screenshot(driver: &WebDriver, dir: &Path) -> Option<P
     }
 }
 
-/// A screenshot after each step, numbered in order: `001-第1步.png`, `007-第5.2步（第1行）.png`.
+/// A screenshot after each step, numbered in order: `001-第1步-打开登录页.png`,
+/// `007-第5.2步（第1行）-填写金额.png`.
 #[derive(Debug)]
 pub(crate) struct StepShots {
     dir: PathBuf,
@@ -69,7 +70,15 @@ impl StepShots {
         self.taken += 1;
         let safe: String = what
             .chars()
-            .map(|c| if "/\\:*?\"<>|".contains(c) { '_' } else { c })
+            .map(|c| {
+                if "/\\:*?\"<>|".contains(c) || c.is_control() {
+                    '_'
+                } else {
+                    c
+                }
+            })
+            // An unnamed step's label is its selector: long enough to be told apart.
+            .take(48)
             .collect();
         self.dir.join(format!("{:03}-{safe}.png", self.taken))
     }
@@ -82,21 +91,20 @@ impl StepShots {
         position: &crate::error::StepPosition,
         label: &str,
     ) {
-        let png = match tokio::time::timeout(SCREENSHOT_TIMEOUT, driver.screenshot_as_png()).await
-        {
+        let png = match tokio::time::timeout(SCREENSHOT_TIMEOUT, driver.screenshot_as_png()).await {
             Ok(Ok(png)) => png,
             _ => {
                 tracing::warn!("{position}「{label}」之后无法截取页面");
                 return;
             }
         };
-        let path = self.next_path(&position.to_string());
+        let path = self.next_path(&format!("{position}-{label}"));
         self.save(&path, &png);
     }
 
     pub(crate) fn save(&mut self, path: &Path, png: &[u8]) {
-        if let Err(e) = std::fs::create_dir_all(&self.dir)
-            .and_then(|()| write_whole(&self.dir, path, png))
+        if let Err(e) =
+            std::fs::create_dir_all(&self.dir).and_then(|()| write_whole(&self.dir, path, png))
         {
             tracing::warn!("无法保存截图 {}：{e}", path.display());
             return;

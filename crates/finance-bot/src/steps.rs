@@ -4,14 +4,14 @@
 use crate::error::{ErrorKind, StepPosition, SubmitError, scrub};
 use crate::flow::{Action, Choice, FillMethod, Step, join_url};
 use crate::person::{Person, PersonClock};
-use crate::screenshot::StepShots;
-use std::sync::Arc;
 use crate::scope::Scope;
+use crate::screenshot::StepShots;
 use crate::selector::Selector;
 use crate::template::{Lookup, Template};
 use crate::validate::file_list;
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thirtyfour::error::{WebDriverError, WebDriverErrorInner};
 use thirtyfour::{By, WebDriver, WebElement};

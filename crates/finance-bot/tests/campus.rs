@@ -273,7 +273,10 @@ fn always_wrong_answers_end_after_the_attempts_and_no_answer_ends_cleanly() {
     )
     .unwrap_err();
     assert_eq!(error.kind, ErrorKind::Rejected, "{error}");
-    assert!(error.message.contains("连续3次输入都未通过：验证码错误"), "{error}");
+    assert!(
+        error.message.contains("连续3次输入都未通过：验证码错误"),
+        "{error}"
+    );
     assert_eq!(person.asked().len(), 3);
 
     let started = Instant::now();
@@ -286,7 +289,12 @@ fn always_wrong_answers_end_after_the_attempts_and_no_answer_ends_cleanly() {
     .unwrap_err();
     assert_eq!(error.kind, ErrorKind::NoAnswer, "{error}");
     assert!(error.message.contains("「登录」失败"), "{error}");
-    assert!(error.message.contains("没有收到输入，提交已停止"), "{error}");
+    assert!(
+        error
+            .message
+            .contains("没有收到输入（限时180秒），提交已停止"),
+        "{error}"
+    );
     assert!(started.elapsed() < Duration::from_secs(60));
     assert!(claims(&portal).is_empty());
 }
@@ -344,9 +352,9 @@ fn an_alert_refusal_reaches_the_caller_verbatim_within_two_seconds_of_the_click(
     .unwrap_err();
     assert_eq!(error.kind, ErrorKind::Rejected, "{error}");
     assert!(
-        error
-            .message
-            .ends_with("「提交报销单」失败：发票号码 12345678 已在单据 CW2026000003 中报销，不能重复报销"),
+        error.message.ends_with(
+            "「提交报销单」失败：发票号码 12345678 已在单据 CW2026000003 中报销，不能重复报销"
+        ),
         "{error}"
     );
     let clicked = lines.when("「提交」");

@@ -231,20 +231,37 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(10)).await;
         };
         assert_eq!(shown["type"], "submit_challenge");
-        assert!(shown["image"].as_str().unwrap().starts_with("data:image/png;base64,"));
+        assert!(
+            shown["image"]
+                .as_str()
+                .unwrap()
+                .starts_with("data:image/png;base64,")
+        );
         assert_eq!(board.answer(&sid, None, "  "), Err(AnswerError::Empty));
-        assert_eq!(board.answer(&sid, Some("c99"), "1234"), Err(AnswerError::Stale));
-        assert_eq!(board.answer("other", None, "1234"), Err(AnswerError::NothingWaiting));
+        assert_eq!(
+            board.answer(&sid, Some("c99"), "1234"),
+            Err(AnswerError::Stale)
+        );
+        assert_eq!(
+            board.answer("other", None, "1234"),
+            Err(AnswerError::NothingWaiting)
+        );
         board.answer(&sid, shown["id"].as_str(), " 1234 ").unwrap();
         assert_eq!(asking.await.unwrap().as_deref(), Some("1234"));
-        assert_eq!(board.answer(&sid, None, "1234"), Err(AnswerError::NothingWaiting));
+        assert_eq!(
+            board.answer(&sid, None, "1234"),
+            Err(AnswerError::NothingWaiting)
+        );
         let types: Vec<String> = events(&session)
             .iter()
             .map(|e| format!("{}:{}", e["type"], e["outcome"]))
             .collect();
         assert_eq!(
             types,
-            ["\"submit_challenge\":null", "\"submit_challenge_closed\":\"answered\""]
+            [
+                "\"submit_challenge\":null",
+                "\"submit_challenge_closed\":\"answered\""
+            ]
         );
     }
 

@@ -35,6 +35,50 @@ pub enum FlowCommand {
         /// The flow file (TOML).
         file: PathBuf,
     },
+    /// Run a flow against the portal with a sample claim up to, not including, its final
+    /// submit (the step marked `final_submit`, else the last click), saving a screenshot of
+    /// every step. A captcha is shown as a picture in the folder and asked on the terminal.
+    Try(TryArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TryArgs {
+    /// The flow file (TOML).
+    pub file: PathBuf,
+
+    /// The portal's address, overriding the flow's `[portal] base_url`.
+    #[arg(long)]
+    pub base_url: Option<String>,
+
+    /// Which of the flow's claims to try.
+    #[arg(long, value_parser = ["general", "travel"], default_value = "general")]
+    pub kind: String,
+
+    /// The finance system's 工号 (a test account).
+    #[arg(long)]
+    pub username: String,
+
+    /// Its password; from the environment so it stays out of the shell's history.
+    #[arg(long, env = "REIMBURSE_FINANCE_PASSWORD", hide_env_values = true)]
+    pub password: String,
+
+    /// Folder for the screenshots (created); default `flow-try-<time>` here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+
+    /// Show the browser window (needs a display) instead of running headless.
+    #[arg(long)]
+    pub headed: bool,
+
+    /// Seconds each step may take.
+    #[arg(long, default_value_t = 15)]
+    pub step_timeout: u64,
+
+    /// Chromium and chromedriver to use.
+    #[arg(long, default_value = "/usr/bin/chromium")]
+    pub chromium: PathBuf,
+    #[arg(long, default_value = "/usr/bin/chromedriver")]
+    pub chromedriver: PathBuf,
 }
 
 #[derive(Debug, Args)]

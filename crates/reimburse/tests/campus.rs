@@ -41,7 +41,12 @@ fn campus_data_dir(root: &Path, portal: &CampusThread) -> std::path::PathBuf {
 async fn processed_session(server: &Server, client: &reqwest::Client) -> String {
     let id = server.create_session(client).await;
     server
-        .upload(client, &id, "invoice.pdf", fixture("digital_normal_single.pdf"))
+        .upload(
+            client,
+            &id,
+            "invoice.pdf",
+            fixture("digital_normal_single.pdf"),
+        )
         .await;
     let body = json!({"username": "200001", "password": "campus123", "default_name": "李四",
                       "consumable_storage": "实验楼 301"});
@@ -92,7 +97,10 @@ async fn the_person_answers_the_portals_captcha_through_the_endpoint() {
     let id = processed_session(&server, &client).await;
 
     let (status, body) = answer(&server, &id, json!({"answer": "1234"})).await;
-    assert_eq!((status, body), (409, json!({"error": "当前没有等待输入的验证码"})));
+    assert_eq!(
+        (status, body),
+        (409, json!({"error": "当前没有等待输入的验证码"}))
+    );
 
     let started = client
         .post(server.url(&format!("/api/submit-financial/{id}")))
@@ -102,7 +110,9 @@ async fn the_person_answers_the_portals_captcha_through_the_endpoint() {
     assert_eq!(started.status(), 200);
 
     // Read the stream as the page does, answering each challenge as it comes.
-    let response = reqwest::get(server.url(&format!("/api/logs/{id}"))).await.unwrap();
+    let response = reqwest::get(server.url(&format!("/api/logs/{id}")))
+        .await
+        .unwrap();
     let mut stream = response.bytes_stream();
     let mut pending = String::new();
     let mut challenges = Vec::new();
@@ -129,14 +139,13 @@ async fn the_person_answers_the_portals_captcha_through_the_endpoint() {
                 Some("submit_challenge") => {
                     let challenge_id = event["id"].as_str().unwrap().to_owned();
                     // What waits is also there for a client that comes late.
-                    let waiting: Value = reqwest::get(
-                        server.url(&format!("/api/submit-challenge/{id}")),
-                    )
-                    .await
-                    .unwrap()
-                    .json()
-                    .await
-                    .unwrap();
+                    let waiting: Value =
+                        reqwest::get(server.url(&format!("/api/submit-challenge/{id}")))
+                            .await
+                            .unwrap()
+                            .json()
+                            .await
+                            .unwrap();
                     assert_eq!(waiting["challenge"]["id"], challenge_id.as_str());
                     let code = captcha(&portal).await;
                     let typed = if challenges.is_empty() {
@@ -178,7 +187,10 @@ async fn the_person_answers_the_portals_captcha_through_the_endpoint() {
     assert_eq!(challenges[1]["attempt"], 2);
     assert_eq!(challenges[1]["message"], "验证码错误");
     assert_eq!(closed.len(), 2);
-    assert!(closed.iter().all(|c| c["outcome"] == "answered"), "{closed:?}");
+    assert!(
+        closed.iter().all(|c| c["outcome"] == "answered"),
+        "{closed:?}"
+    );
 
     let claims: Value = reqwest::get(format!("{}/api/claims", portal.base_url()))
         .await
