@@ -215,8 +215,10 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_flow_is_clean() {
+    fn the_shipped_flows_are_clean() {
         let text = include_str!("../../../flows/demo-portal.toml");
+        assert_eq!(problems(text), []);
+        let text = include_str!("../../../flows/campus-portal.toml");
         assert_eq!(problems(text), []);
     }
 
