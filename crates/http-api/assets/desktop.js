@@ -1,5 +1,6 @@
 // The desktop page: session, uploads, the phone's QR code, configuration, processing with live
-// progress, the agent's questions, the editable table and the submission's outcome.
+// progress, the agent's questions, the portal's captcha, the editable table and the
+// submission's outcome.
 "use strict";
 
 const COLUMNS = ["序号", "发票号码", "开票日期", "项目名称", "规格型号", "价税合计", "销售方名称",
@@ -151,7 +152,17 @@ function onEvent(event) {
     if (event.phase === "error") logLine("语言模型出错：" + (event.text || ""), "failed");
     return;
   }
-  if (event.type === "done") return onDone(event.result);
+  if (event.type === "submit_challenge") {
+    // A replayed event of the question shown keeps the countdown it has.
+    if (!challenge || challenge.id !== event.id) showChallenge(event);
+    return;
+  }
+  if (event.type === "submit_challenge_closed") {
+    if (challenge && challenge.id === event.id) hideChallenge();
+    if (event.outcome === "expired") logLine("验证码输入已超时。", "failed");
+    return;
+  }
+  if (event.type === "done") { hideChallenge(); return onDone(event.result); }
   if (event.type.startsWith("agent_")) {
     if (event.state) $("agent-state").textContent = AGENT_STATES[event.state] || event.state;
     if (event.type === "agent_request_supplement") showRequest(event);
@@ -163,6 +174,9 @@ function follow() {
   if (stream) stream.close();
   $("progress").hidden = false;
   stream = new EventSource("/api/logs/" + sessionId);
+  // After a reconnect, a question asked meanwhile is asked for once.
+  let opened = false;
+  stream.onopen = () => { if (opened) checkChallenge(); opened = true; };
   stream.onmessage = (message) => {
     let event;
     try { event = JSON.parse(message.data); } catch (_) { return; }
@@ -183,6 +197,82 @@ async function start(path, body) {
   } catch (error) {
     $("run-error").textContent = error.message;
     $("run-error").hidden = false;
+  }
+}
+
+// ---- the portal's question (a captcha) ----
+
+// The question shown: its id and when it expires (client clock).
+let challenge = null;
+let challengeTimer = null;
+
+/// Shows the question the submission waits on; for the one already shown, only corrects the
+/// countdown (the server's GET knows better than a replayed event).
+function showChallenge(event) {
+  const fresh = !challenge || challenge.id !== event.id;
+  challenge = { id: event.id, deadline: Date.now() + event.expires_in * 1000, event };
+  if (fresh) {
+    const image = $("challenge-image");
+    image.hidden = !event.image;
+    if (event.image) image.src = event.image; else image.removeAttribute("src");
+    $("challenge-prompt").textContent = event.prompt;
+    $("challenge-message").textContent = event.message
+      ? "门户提示：" + event.message.replace(/[。.！!，,]+$/, "") + "，请重新输入" : "";
+    $("challenge-message").hidden = !event.message;
+    $("challenge-error").hidden = true;
+    $("challenge-answer").value = "";
+    $("challenge-answer").disabled = false;
+    $("challenge-send").disabled = false;
+    $("challenge").hidden = false;
+    $("challenge-answer").focus();
+    logLine("等待输入验证码…" + (event.attempt > 1 ? "（第 " + event.attempt + "/" + event.attempts + " 次）" : ""), "agent");
+  }
+  clearInterval(challengeTimer);
+  challengeTimer = setInterval(tickChallenge, 1000);
+  tickChallenge();
+}
+
+function tickChallenge() {
+  if (!challenge) return;
+  const left = Math.max(0, Math.round((challenge.deadline - Date.now()) / 1000));
+  if (left === 0) return hideChallenge();
+  const { attempt, attempts } = challenge.event;
+  $("challenge-countdown").textContent = "剩余 " + left + " 秒" + (attempts > 1 ? " · 第 " + attempt + "/" + attempts + " 次" : "");
+}
+
+function hideChallenge() {
+  challenge = null;
+  clearInterval(challengeTimer);
+  $("challenge").hidden = true;
+}
+
+/// Asks once whether a question waits (a reload or a reconnect missed its event); true if so.
+async function checkChallenge() {
+  const waiting = await api.json("GET", "/api/submit-challenge/" + sessionId).catch(() => null);
+  if (waiting && waiting.challenge) showChallenge(waiting.challenge);
+  return Boolean(waiting && waiting.challenge);
+}
+
+async function answerChallenge(e) {
+  e.preventDefault();
+  if (!challenge) return;
+  const id = challenge.id;
+  const input = $("challenge-answer");
+  $("challenge-error").hidden = true;
+  input.disabled = true;
+  $("challenge-send").disabled = true;
+  try {
+    await api.json("POST", "/api/submit-challenge/" + sessionId, { id, answer: input.value });
+    if (challenge && challenge.id === id) hideChallenge();
+    logLine("已提交验证码。");
+  } catch (error) {
+    $("challenge-error").textContent = error.message;
+    $("challenge-error").hidden = false;
+  }
+  if (challenge && challenge.id === id) {
+    input.disabled = false;
+    $("challenge-send").disabled = false;
+    input.focus();
   }
 }
 
@@ -275,6 +365,12 @@ async function restoreLastRun() {
     noteDocument(await api.json("GET", "/api/download/" + sessionId + "/result.json"));
     renderDownloads(docUrl);
   } catch (_) { /* a table saved without a run: no document known */ }
+}
+
+/// On a reload during a submission: the question it waits on shows again, and the run is
+/// followed from here.
+async function restoreChallenge() {
+  if (await checkChallenge()) follow();
 }
 
 /// Shows the session's table; false when it has none.
@@ -404,6 +500,7 @@ function wire() {
     renderTable();
   });
   $("save").addEventListener("click", saveTable);
+  $("challenge").addEventListener("submit", answerChallenge);
   $("submit").addEventListener("click", async () => {
     await saveTable();
     start("/api/submit-financial/", undefined);
@@ -419,7 +516,8 @@ async function main() {
     return;
   }
   // A new session has no table yet: it is asked for when a run ends.
-  await Promise.all([refreshFiles(), loadConfig().catch(() => {}), restored ? restoreLastRun() : null]);
+  await Promise.all([refreshFiles(), loadConfig().catch(() => {}), restored ? restoreLastRun() : null,
+    restored ? restoreChallenge() : null]);
   // The phone's uploads appear here without a reload.
   setInterval(refreshFiles, 2000);
 }

@@ -1,7 +1,7 @@
 //! The pages in real headless Chromium over WebDriver, read as a person reads them (visible
 //! text): upload from the desktop and from the phone page at 375 px, the phone's file on the
 //! desktop without a reload, the agent asking, a text supplement, the claim number; the table
-//! edited and saved; hostile names shown as text.
+//! edited and saved; hostile names shown as text; the portal's captcha asked and answered.
 
 #![allow(
     clippy::unwrap_used,
@@ -13,9 +13,10 @@
 mod common;
 
 use common::{Options, Portal, TestApp, browser_available, spawn_app_with};
-use finance_bot::{Browser, WebDriverTarget};
+use finance_bot::{Browser, Challenge, WebDriverTarget};
 use serde_json::json;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thirtyfour::prelude::*;
 
@@ -379,5 +380,185 @@ async fn a_fresh_page_shows_no_error_and_offers_only_documents_that_exist() {
     assert!(!downloads.contains("出库单"), "{downloads}");
     let errors = console_errors(driver).await;
     assert!(errors.is_empty(), "console errors: {errors:#?}");
+    session.close().await;
+}
+
+/// Waits until the element with this id is not displayed (`hidden`, or gone).
+async fn wait_hidden(driver: &WebDriver, id: &str, within: Duration) {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        match driver.find(By::Id(id)).await {
+            Ok(element) if element.is_displayed().await.unwrap() => {}
+            _ => return,
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("#{id} still shows after {within:?}");
+}
+
+/// A small real PNG, striped like a captcha picture: 40 × 16 pixels.
+fn captcha_png() -> Vec<u8> {
+    let picture = image::RgbImage::from_fn(40, 16, |x, y| {
+        if (x + y) % 8 < 4 {
+            image::Rgb([30, 30, 120])
+        } else {
+            image::Rgb([240, 240, 240])
+        }
+    });
+    let mut png = std::io::Cursor::new(Vec::new());
+    picture.write_to(&mut png, image::ImageFormat::Png).unwrap();
+    png.into_inner()
+}
+
+fn captcha(prompt: &str, image: bool, attempt: u32, refusal: Option<&str>, wait: u64) -> Challenge {
+    Challenge {
+        prompt: prompt.to_owned(),
+        image_png: image.then(captcha_png),
+        attempt,
+        attempts: 3,
+        refusal: refusal.map(str::to_owned),
+        wait: Duration::from_secs(wait),
+    }
+}
+
+#[tokio::test]
+async fn the_portals_captcha_shows_on_the_page_and_the_typed_answer_reaches_the_submission() {
+    let finance = common::finance(None);
+    let challenges = finance.challenges.clone();
+    let app = spawn_app_with(Options {
+        finance,
+        ..Options::default()
+    })
+    .await;
+    let id = app.create_session().await;
+    let person = challenges.person(&app.session(&id));
+    let ask = |challenge: Challenge| {
+        let person = Arc::clone(&person);
+        tokio::spawn(async move { person.ask(challenge).await })
+    };
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+
+    // The page on the session while nothing waits: no panel.
+    driver.goto(format!("{}/#s={id}", app.base)).await.unwrap();
+    wait_text(driver, "#session-id", |t| t == id).await;
+    assert!(
+        !driver
+            .find(By::Id("challenge"))
+            .await
+            .unwrap()
+            .is_displayed()
+            .await
+            .unwrap()
+    );
+
+    // The submission asks; the page, reloaded, finds the question waiting.
+    let first = ask(captcha("请输入图片中的验证码", true, 1, None, 60));
+    while challenges.waiting(&id).is_none() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    driver.refresh().await.unwrap();
+    let panel = wait_text(driver, "#challenge", |t| t.contains("请输入图片中的验证码")).await;
+    assert!(panel.contains("财务系统需要验证"), "{panel}");
+    assert!(!panel.contains("门户提示"), "{panel}");
+    let countdown = wait_text(driver, "#challenge-countdown", |t| t.starts_with("剩余 ")).await;
+    let seconds: u64 = countdown
+        .trim_start_matches("剩余 ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((40..=60).contains(&seconds), "{countdown}");
+    let picture = driver.find(By::Css("#challenge img")).await.unwrap();
+    assert!(picture.is_displayed().await.unwrap());
+    let src = picture.attr("src").await.unwrap().unwrap();
+    assert!(src.starts_with("data:image/png;base64,"), "{src}");
+    // Decoded, not refused (the page's Content-Security-Policy lets data: images in).
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let width = driver
+            .execute(
+                "return document.querySelector('#challenge img').naturalWidth;",
+                Vec::new(),
+            )
+            .await
+            .unwrap();
+        if width.json() == &json!(40) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the picture was not decoded");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    wait_text(driver, "#log", |t| t.contains("等待输入验证码")).await;
+    snap(driver, "9-captcha").await;
+    // Typed as a person types: the cursor is already in the answer box, Enter sends.
+    driver
+        .active_element()
+        .await
+        .unwrap()
+        .send_keys("4821" + Key::Enter)
+        .await
+        .unwrap();
+    let answer = tokio::time::timeout(Duration::from_secs(10), first)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(answer.as_deref(), Some("4821"));
+    wait_hidden(driver, "challenge", Duration::from_secs(10)).await;
+
+    // The portal refused: asked again with its words, over the stream the page now follows.
+    let second = ask(captcha(
+        "请输入图片中的验证码",
+        true,
+        2,
+        Some("验证码错误"),
+        60,
+    ));
+    let panel = wait_text(driver, "#challenge", |t| t.contains("验证码错误")).await;
+    assert!(
+        panel.contains("门户提示：验证码错误，请重新输入"),
+        "{panel}"
+    );
+    wait_text(driver, "#challenge-countdown", |t| t.contains("第 2/3 次")).await;
+    // An empty answer is refused in the server's words, and the question stays.
+    click(driver, "challenge-send").await;
+    wait_text(driver, "#challenge-error", |t| t == "请输入验证码").await;
+    fill(driver, "#challenge-answer", "5930").await;
+    click(driver, "challenge-send").await;
+    let answer = tokio::time::timeout(Duration::from_secs(10), second)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(answer.as_deref(), Some("5930"));
+    wait_hidden(driver, "challenge", Duration::from_secs(10)).await;
+
+    // Nobody answers in time: the question goes, and the log says so.
+    let third = ask(captcha("请输入短信验证码", false, 1, None, 2));
+    wait_text(driver, "#challenge", |t| t.contains("请输入短信验证码")).await;
+    assert!(
+        !driver
+            .find(By::Id("challenge-image"))
+            .await
+            .unwrap()
+            .is_displayed()
+            .await
+            .unwrap()
+    );
+    let answer = tokio::time::timeout(Duration::from_secs(10), third)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(answer, None);
+    wait_hidden(driver, "challenge", Duration::from_secs(3)).await;
+    wait_text(driver, "#log", |t| t.contains("已超时")).await;
+    // The one error the browser recorded is the empty answer's refusal (HTTP 400).
+    let errors = console_errors(driver).await;
+    assert!(
+        errors.len() == 1
+            && errors[0].contains("/api/submit-challenge/")
+            && errors[0].contains("400"),
+        "console errors: {errors:#?}"
+    );
     session.close().await;
 }

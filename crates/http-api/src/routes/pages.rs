@@ -39,9 +39,10 @@ const ASSETS: [(&str, &str, &str); 5] = [
 const ICON: &str = include_str!("../../assets/icon.svg");
 const ICON_TYPE: &str = "image/svg+xml";
 
-/// What a page may load: its own scripts, styles, images and streams.
+/// What a page may load: its own scripts, styles, images and streams, and `data:` images (the
+/// portal's captcha arrives as a `data:image/png` URL in a `submit_challenge` event).
 pub(crate) const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+     img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 fn html(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
     HttpResponse::build(status)
