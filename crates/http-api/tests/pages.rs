@@ -562,3 +562,70 @@ async fn the_portals_captcha_shows_on_the_page_and_the_typed_answer_reaches_the_
     );
     session.close().await;
 }
+
+/// A whole claim into the campus portal, whose login has a captcha: the person starts the
+/// submission on the page, the captcha shows there, they type what the picture says (the test
+/// reads it through the portal's test hook), and the claim number shows.
+#[tokio::test]
+async fn a_campus_claim_through_the_page_with_the_captcha_typed_by_the_person() {
+    let portal = campus_portal::spawn(
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        campus_portal::CampusConfig::default(),
+    )
+    .unwrap();
+    let mut finance = common::finance(Some(portal.base_url().to_owned()));
+    finance.flow = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../flows/campus-portal.toml");
+    let app = spawn_app_with(Options {
+        finance,
+        ..Options::default()
+    })
+    .await;
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+    extract_one(
+        driver,
+        &app,
+        "digital_normal_single.pdf",
+        &[
+            ("username", "200001"),
+            ("password", "campus123"),
+            ("default_name", "李四"),
+        ],
+    )
+    .await;
+    click(driver, "submit").await;
+    let panel = wait_text(driver, "#challenge", |t| t.contains("验证码")).await;
+    assert!(panel.contains("财务系统需要验证"), "{panel}");
+    let picture = driver.find(By::Css("#challenge img")).await.unwrap();
+    assert!(picture.is_displayed().await.unwrap());
+    let code = reqwest::get(format!("{}/test/captcha", portal.base_url()))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    driver
+        .active_element()
+        .await
+        .unwrap()
+        .send_keys(code + Key::Enter)
+        .await
+        .unwrap();
+    let result = wait_text(driver, "#result", |t| {
+        t.contains("报销单号") || t.contains("提交失败")
+    })
+    .await;
+    let claims: serde_json::Value = reqwest::get(format!("{}/api/claims", portal.base_url()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let claim_no = claims[0]["claim_no"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{result}"));
+    assert!(result.contains(claim_no), "{result}");
+    assert!(!result.contains("单据号："), "the number alone: {result}");
+    wait_hidden(driver, "challenge", Duration::from_secs(10)).await;
+    session.close().await;
+}
