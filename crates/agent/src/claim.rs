@@ -19,6 +19,30 @@ pub struct ClaimRow {
     /// disagreed, or only OCR, a seal or the QR code gave it).
     #[serde(default)]
     pub review: BTreeMap<String, Review>,
+    /// What the claims ledger knows of this invoice (claimed before, the same file, a near
+    /// duplicate), looked up by the caller before validation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ledger: Vec<LedgerNote>,
+}
+
+/// What the ledger said about a row's invoice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerNote {
+    pub finding: LedgerFinding,
+    /// The clerk's words for it: `该发票已于 2026-11-02 在报销单 BX20261102-0003 中报销（张三）`.
+    pub detail: String,
+}
+
+/// The kinds of ledger finding a rule can ask about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LedgerFinding {
+    /// The invoice (its key) is in a claim the portal accepted, or one being submitted.
+    Claimed,
+    /// The very file (SHA-256) is in such a claim, whatever its name or number.
+    SameFile,
+    /// Another invoice with the same seller, amount and date is in such a claim.
+    NearDuplicate,
 }
 
 /// A value extraction flagged, and why.

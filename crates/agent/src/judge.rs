@@ -15,6 +15,9 @@ pub struct Judgement {
     pub missing_fields: Vec<String>,
     pub missing_materials: Vec<String>,
     pub semantic_issues: Vec<String>,
+    /// Findings worth a look that do not stop the submission (a near duplicate).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<String>,
     pub suggestion: String,
     /// `rules`, or `model` when a model's answer was merged in.
     #[serde(default)]
@@ -38,6 +41,7 @@ pub fn judge_by_rules(issues: &[Issue]) -> Judgement {
             ReportAs::MissingField => &mut judgement.missing_fields,
             ReportAs::MissingMaterial => &mut judgement.missing_materials,
             ReportAs::SemanticIssue => &mut judgement.semantic_issues,
+            ReportAs::Notice => &mut judgement.notices,
         };
         push_unique(list, &issue.message);
     }

@@ -14,7 +14,7 @@ mod rules;
 mod supplement;
 
 pub use application::{HotelStay, TRIP_FIELDS, Ticket, TravelApplication};
-pub use claim::{Claim, ClaimRow, Review};
+pub use claim::{Claim, ClaimRow, LedgerFinding, LedgerNote, Review};
 pub use correct::{Correction, SecondSources, correct};
 pub use flow::{
     AgentIo, Extraction, MAX_ATTEMPTS, Source, Submitted, UserInput, run_round, submit_ready,

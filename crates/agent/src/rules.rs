@@ -2,7 +2,7 @@
 //! kinds, with the field or material it concerns, the rows it applies to, where its findings
 //! are reported and the clerk's message. Every finding names the rule that made it.
 
-use crate::claim::{Claim, ClaimRow};
+use crate::claim::{Claim, ClaimRow, LedgerFinding};
 use domain::{InvoiceKind, parse_cents, parse_civil_date};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -16,6 +16,8 @@ pub enum ReportAs {
     MissingField,
     MissingMaterial,
     SemanticIssue,
+    /// Worth a look but not blocking: listed, never stops the automatic submission.
+    Notice,
 }
 
 /// Which rows (or claims) a rule applies to.
@@ -78,6 +80,11 @@ pub enum Check {
     TripDatesInOrder { field: String, after: String },
     /// The configuration field is filled (claim-level).
     ConfigField { field: String },
+    /// The claims ledger reported `finding` for the row's invoice; `{other}` is its detail.
+    Ledger {
+        field: String,
+        finding: LedgerFinding,
+    },
 }
 
 /// One rule of the table.
@@ -363,6 +370,16 @@ fn check_row(rule: &Rule, claim: &Claim, index: usize, row: &ClaimRow) -> Option
                         .with_other(review.reason.clone()),
                 )
             })
+        }
+        Check::Ledger { field, finding } => {
+            let note = row.ledger.iter().find(|n| n.finding == *finding)?;
+            Some(
+                rule.issue(
+                    &values(field)
+                        .with_value(row.cell(field))
+                        .with_other(note.detail.clone()),
+                ),
+            )
         }
         Check::TripField { .. } | Check::TripDatesInOrder { .. } | Check::ConfigField { .. } => {
             None

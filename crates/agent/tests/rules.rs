@@ -8,7 +8,10 @@
     reason = "test code"
 )]
 
-use agent::{Claim, ClaimRow, Review, RuleSet, TravelApplication, check};
+use agent::{
+    Claim, ClaimRow, LedgerFinding, LedgerNote, ReportAs, Review, RuleSet, TravelApplication,
+    check, judge_by_rules,
+};
 use domain::{InvoiceKind, parse_civil_date};
 use std::collections::BTreeMap;
 
@@ -33,6 +36,7 @@ fn row(kind: InvoiceKind, pairs: &[(&str, &str)]) -> ClaimRow {
         kind,
         passenger: String::new(),
         review: BTreeMap::new(),
+        ledger: Vec::new(),
     }
 }
 
@@ -92,6 +96,14 @@ fn set(claim: &mut Claim, field: &str, value: &str) {
         .insert(field.to_owned(), value.to_owned());
 }
 
+/// The ledger reported `finding` for the first row.
+fn ledger(claim: &mut Claim, finding: LedgerFinding) {
+    claim.rows[0].ledger.push(LedgerNote {
+        finding,
+        detail: "该发票已于 2026-11-02 在报销单 BX20261102-0003 中报销（张三）".into(),
+    });
+}
+
 /// For each rule id: a claim that breaks it.
 fn broken(id: &str) -> Claim {
     let mut c = if id.starts_with("trip-")
@@ -147,6 +159,9 @@ fn broken(id: &str) -> Claim {
         "storage-for-outbound-document" => {
             c.config.remove("consumable_storage");
         }
+        "ledger-already-claimed" => ledger(&mut c, LedgerFinding::Claimed),
+        "ledger-same-file" => ledger(&mut c, LedgerFinding::SameFile),
+        "ledger-near-duplicate" => ledger(&mut c, LedgerFinding::NearDuplicate),
         other => panic!("no case for rule {other}"),
     }
     c
@@ -238,4 +253,21 @@ fn a_broken_table_is_refused_with_a_reason() {
         RuleSet::parse(&format!("{twice}{twice}")),
         Err(agent::RulesError::DuplicateId(_))
     ));
+}
+
+#[test]
+fn a_claimed_invoice_blocks_and_a_near_duplicate_only_notes() {
+    let claimed = broken("ledger-already-claimed");
+    let judgement = judge_by_rules(&RuleSet::builtin().validate(&claimed));
+    assert!(!judgement.can_submit);
+    assert_eq!(
+        judgement.semantic_issues,
+        ["第 1 行：该发票已于 2026-11-02 在报销单 BX20261102-0003 中报销（张三），不能重复报销"]
+    );
+    let near = broken("ledger-near-duplicate");
+    let issues = RuleSet::builtin().validate(&near);
+    assert_eq!(issues[0].report_as, ReportAs::Notice);
+    let judgement = judge_by_rules(&issues);
+    assert!(judgement.can_submit, "{judgement:?}");
+    assert_eq!(judgement.notices.len(), 1);
 }

@@ -218,6 +218,8 @@ impl SessionIo<'_> {
                 kind,
                 passenger,
                 review,
+                // Filled by the ledger check before validation.
+                ledger: Vec::new(),
             });
         }
         let mut trip = TravelApplication::from_documents(tickets, hotels);
