@@ -20,6 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("extraction", &["domain", "pdf-text", "invoice-qr"]),
     ("page-ocr", &["extraction", "pp-ocr"]),
     ("session-store", &["domain"]),
+    ("ledger", &["domain"]),
     (
         "pipeline",
         &[
@@ -57,6 +58,8 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("thirtyfour", &["finance-bot"]),
     ("reqwest", &["llm"]),
     ("ort", &["pp-ocr"]),
+    ("sqlx", &["ledger"]),
+    ("rust_xlsxwriter", &["ledger"]),
 ];
 
 fn root() -> PathBuf {

@@ -1,0 +1,24 @@
+//! The claims ledger: every claim submitted to a finance portal, with its invoices, in a real
+//! database (SQLite embedded by default, PostgreSQL for several service instances), so that an
+//! invoice is never reimbursed twice across sessions, users and instances. A partial unique
+//! index on the active invoice key is the guard; the API is blocking (see [`Ledger`]).
+
+mod clock;
+mod conn;
+mod error;
+mod export;
+mod key;
+mod ledger;
+mod model;
+mod open;
+mod query;
+mod read;
+mod write;
+
+pub use error::LedgerError;
+pub use key::invoice_key;
+pub use ledger::Ledger;
+pub use model::{
+    Backend, ClaimDetail, ClaimDraft, ClaimFilter, ClaimId, ClaimStatus, ClaimSummary, Holder,
+    InvoiceEntry, PendingClaim, ReleaseInfo, VoidInfo,
+};

@@ -1,0 +1,194 @@
+//! The ledger's vocabulary: claims as drafted, stored, listed and filtered.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A claim's row id in the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ClaimId(pub i64);
+
+impl fmt::Display for ClaimId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Where a claim stands. Only `Pending` and `Accepted` claims hold their invoices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimStatus {
+    /// Reserved before submitting to the portal; the outcome is not known yet.
+    Pending,
+    /// The portal accepted it and gave a claim number.
+    Accepted,
+    /// The submission did not go through; its invoices are free again.
+    Released,
+    /// Accepted, then cancelled by a person with a reason; its invoices are free again.
+    Voided,
+}
+
+impl ClaimStatus {
+    /// The word stored in the database: `pending`, `accepted`, `released`, `voided`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Accepted => "accepted",
+            Self::Released => "released",
+            Self::Voided => "voided",
+        }
+    }
+
+    /// The status as people read it in the exports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Pending => "提交中",
+            Self::Accepted => "已报销",
+            Self::Released => "已释放",
+            Self::Voided => "已作废",
+        }
+    }
+
+    /// The status of its stored word; None for any other word.
+    pub fn parse(word: &str) -> Option<Self> {
+        [Self::Pending, Self::Accepted, Self::Released, Self::Voided]
+            .into_iter()
+            .find(|s| s.as_str() == word)
+    }
+}
+
+impl fmt::Display for ClaimStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which database a ledger lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// One invoice of a claim, as reserved and as read back.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvoiceEntry {
+    /// The guarded identity, from [`crate::invoice_key`].
+    pub key: String,
+    pub number: String,
+    pub code: String,
+    /// `YYYY-MM-DD`, or empty when unknown.
+    pub date: String,
+    pub amount_cents: i64,
+    pub seller: String,
+    /// SHA-256 of the invoice file in lowercase hex (stored lowercased), or empty.
+    pub sha256: String,
+}
+
+/// A claim about to be submitted: what [`crate::Ledger::reserve`] records as pending.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimDraft {
+    /// The finance portal (flow name) it goes to.
+    pub portal: String,
+    /// `general` or `travel`.
+    pub kind: String,
+    pub staff_no: String,
+    pub claimant: String,
+    pub session_id: String,
+    pub total_cents: i64,
+    pub invoices: Vec<InvoiceEntry>,
+}
+
+/// A claim that holds an invoice (pending or accepted).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holder {
+    pub invoice_key: String,
+    pub claim_id: ClaimId,
+    /// Empty while pending.
+    pub claim_no: String,
+    pub status: ClaimStatus,
+    /// `YYYY-MM-DD` (China) of the acceptance, or of the reservation while pending.
+    pub date: String,
+    pub claimant: String,
+    pub staff_no: String,
+    pub session_id: String,
+}
+
+/// A claim reserved whose outcome was never recorded: to reconcile after a crash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingClaim {
+    pub id: ClaimId,
+    pub session_id: String,
+    /// UTC, RFC 3339.
+    pub reserved_at: String,
+}
+
+/// Which claims [`crate::Ledger::claims`] and the exports list. Empty fields do not filter.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClaimFilter {
+    pub staff_no: Option<String>,
+    /// `general` or `travel`.
+    pub kind: Option<String>,
+    /// First submitted date included, `YYYY-MM-DD`.
+    pub from: Option<String>,
+    /// Last submitted date included, `YYYY-MM-DD`.
+    pub to: Option<String>,
+    /// Part of the claim number, the claimant, a seller or an invoice number (case-insensitive
+    /// for ASCII).
+    pub text: Option<String>,
+    pub status: Option<ClaimStatus>,
+    /// At most this many claims (all when None).
+    pub limit: Option<u32>,
+    /// Claims skipped before the first listed.
+    pub offset: u32,
+}
+
+/// One claim as listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimSummary {
+    pub id: ClaimId,
+    pub portal: String,
+    pub kind: String,
+    pub staff_no: String,
+    pub claimant: String,
+    pub session_id: String,
+    pub total_cents: i64,
+    pub invoice_count: i64,
+    pub status: ClaimStatus,
+    /// Empty until accepted.
+    pub claim_no: String,
+    /// `YYYY-MM-DD` (China) of the acceptance, or of the reservation until then.
+    pub submitted_on: String,
+    /// UTC, RFC 3339.
+    pub reserved_at: String,
+    /// UTC, RFC 3339.
+    pub accepted_at: Option<String>,
+}
+
+/// Why and when a pending claim was released.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleaseInfo {
+    pub reason: String,
+    /// UTC, RFC 3339.
+    pub at: String,
+}
+
+/// Who voided an accepted claim, why and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VoidInfo {
+    pub reason: String,
+    pub by: String,
+    /// UTC, RFC 3339.
+    pub at: String,
+}
+
+/// One claim with its invoices (in the order reserved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimDetail {
+    pub summary: ClaimSummary,
+    pub invoices: Vec<InvoiceEntry>,
+    pub released: Option<ReleaseInfo>,
+    pub voided: Option<VoidInfo>,
+}

@@ -1,0 +1,785 @@
+//! The ledger's behaviour, the same tests on SQLite and on PostgreSQL (see common/mod.rs).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code: a failed step should abort loudly"
+)]
+
+mod common;
+
+use common::TestDb;
+use ledger::{
+    Backend, ClaimDraft, ClaimFilter, ClaimId, ClaimStatus, Holder, InvoiceEntry, Ledger,
+    LedgerError, invoice_key,
+};
+use std::sync::{Arc, Barrier};
+
+on_both_backends!(
+    lifecycle,
+    release_keeps_the_claim,
+    transitions_refused_from_the_wrong_state,
+    already_claimed_names_every_holder,
+    freed_invoices_can_be_claimed_again,
+    twenty_racing_reservations_one_wins,
+    holders_by_sha256,
+    near_duplicates,
+    claims_filters_and_order,
+    claims_text_search,
+    export_csv,
+    export_xlsx,
+    migrations_are_idempotent_on_reopen,
+    callable_from_spawn_blocking,
+    invalid_drafts_are_refused,
+    the_database_itself_refuses_a_second_active_claim,
+);
+
+fn invoice(number: &str, amount_cents: i64, seller: &str) -> InvoiceEntry {
+    InvoiceEntry {
+        key: invoice_key("", number),
+        number: number.into(),
+        code: String::new(),
+        date: "2026-10-30".into(),
+        amount_cents,
+        seller: seller.into(),
+        sha256: format!("{:0>64}", number),
+    }
+}
+
+fn draft(claimant: &str, staff_no: &str, invoices: Vec<InvoiceEntry>) -> ClaimDraft {
+    ClaimDraft {
+        portal: "demo-portal".into(),
+        kind: "general".into(),
+        staff_no: staff_no.into(),
+        claimant: claimant.into(),
+        session_id: format!("session-of-{staff_no}"),
+        total_cents: invoices.iter().map(|i| i.amount_cents).sum(),
+        invoices,
+    }
+}
+
+fn keys(of: &[&str]) -> Vec<String> {
+    of.iter().map(|n| invoice_key("", n)).collect()
+}
+
+const N1: &str = "25442000000116575693";
+const N2: &str = "25442000000116575694";
+const N3: &str = "25442000000116575695";
+const N4: &str = "25442000000116575696";
+
+fn lifecycle(db: &TestDb) {
+    let ledger = &db.ledger;
+    ledger
+        .set_clock_for_tests(Some("2026-11-01T17:30:00Z"))
+        .unwrap();
+    let id = ledger
+        .reserve(&draft(
+            "张三",
+            "1001",
+            vec![invoice(N1, 1250, "甲公司"), invoice(N2, 800, "乙公司")],
+        ))
+        .unwrap();
+    let pending = ledger.pending().unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].id, id);
+    assert_eq!(pending[0].session_id, "session-of-1001");
+    assert_eq!(pending[0].reserved_at, "2026-11-01T17:30:00Z");
+    let holders = ledger.holders(&keys(&[N1, N3])).unwrap();
+    assert_eq!(holders.len(), 1);
+    assert_eq!(holders[0].status, ClaimStatus::Pending);
+    assert_eq!(holders[0].claim_no, "");
+    // 17:30 UTC is already the next day in China.
+    assert_eq!(holders[0].date, "2026-11-02");
+
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T08:00:00Z"))
+        .unwrap();
+    ledger.accept(id, "BX20261102-0003").unwrap();
+    assert!(ledger.pending().unwrap().is_empty());
+    let detail = ledger.claim(id).unwrap().unwrap();
+    assert_eq!(detail.summary.status, ClaimStatus::Accepted);
+    assert_eq!(detail.summary.claim_no, "BX20261102-0003");
+    assert_eq!(
+        detail.summary.accepted_at.as_deref(),
+        Some("2026-11-02T08:00:00Z")
+    );
+    assert_eq!(detail.summary.submitted_on, "2026-11-02");
+    assert_eq!(detail.summary.total_cents, 2050);
+    assert_eq!(detail.summary.invoice_count, 2);
+    assert_eq!(detail.invoices.len(), 2);
+    assert_eq!(
+        detail.invoices[0].number, N1,
+        "invoices keep the order reserved"
+    );
+    assert_eq!(detail.invoices[1].seller, "乙公司");
+    assert!(detail.voided.is_none() && detail.released.is_none());
+    // Accepting again with the same number (a retried job) changes nothing.
+    ledger.accept(id, "BX20261102-0003").unwrap();
+
+    ledger
+        .set_clock_for_tests(Some("2026-11-03T01:02:03Z"))
+        .unwrap();
+    ledger.void(id, "重复报销", "财务王五").unwrap();
+    let detail = ledger.claim(id).unwrap().unwrap();
+    assert_eq!(detail.summary.status, ClaimStatus::Voided);
+    let voided = detail.voided.unwrap();
+    assert_eq!(
+        (voided.reason.as_str(), voided.by.as_str()),
+        ("重复报销", "财务王五")
+    );
+    assert_eq!(voided.at, "2026-11-03T01:02:03Z");
+    assert_eq!(detail.invoices.len(), 2, "nothing is deleted");
+    assert!(ledger.holders(&keys(&[N1, N2])).unwrap().is_empty());
+}
+
+fn release_keeps_the_claim(db: &TestDb) {
+    let ledger = &db.ledger;
+    let first = ledger
+        .reserve(&draft("张三", "1001", vec![invoice(N1, 100, "甲")]))
+        .unwrap();
+    let second = ledger
+        .reserve(&draft("李四", "1002", vec![invoice(N3, 100, "丙")]))
+        .unwrap();
+    assert!(second > first);
+    ledger.release(second, "门户拒绝：缺少附件").unwrap();
+    assert_eq!(ledger.pending().unwrap()[0].id, first);
+    let detail = ledger.claim(second).unwrap().unwrap();
+    assert_eq!(detail.summary.status, ClaimStatus::Released);
+    assert_eq!(detail.released.unwrap().reason, "门户拒绝：缺少附件");
+    ledger.release(second, "again").unwrap();
+    assert!(ledger.claim(ClaimId(9_999)).unwrap().is_none());
+    assert_eq!(
+        ledger.backend(),
+        if db.url.starts_with("sqlite") {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        }
+    );
+}
+
+fn transitions_refused_from_the_wrong_state(db: &TestDb) {
+    let ledger = &db.ledger;
+    let id = ledger
+        .reserve(&draft("张三", "1001", vec![invoice(N1, 100, "甲")]))
+        .unwrap();
+    assert_eq!(
+        ledger.void(id, "原因", "财务"),
+        Err(LedgerError::NotAccepted)
+    );
+    assert_eq!(ledger.accept(id, "  "), Err(LedgerError::EmptyClaimNo));
+    ledger.accept(id, "BX1").unwrap();
+    assert_eq!(
+        ledger.accept(id, "BX2"),
+        Err(LedgerError::NotPending(ClaimStatus::Accepted))
+    );
+    assert_eq!(
+        ledger.release(id, "x"),
+        Err(LedgerError::NotPending(ClaimStatus::Accepted))
+    );
+    assert_eq!(ledger.void(id, " ", "财务"), Err(LedgerError::EmptyReason));
+    assert_eq!(
+        ledger.void(ClaimId(424_242), "原因", "财务"),
+        Err(LedgerError::NotFound)
+    );
+    assert_eq!(
+        ledger.accept(ClaimId(424_242), "BX9"),
+        Err(LedgerError::NotFound)
+    );
+    assert_eq!(
+        ledger.release(ClaimId(424_242), "x"),
+        Err(LedgerError::NotFound)
+    );
+    ledger.void(id, "原因", "财务").unwrap();
+    assert_eq!(
+        ledger.void(id, "原因", "财务"),
+        Err(LedgerError::NotAccepted)
+    );
+    assert_eq!(
+        ledger.accept(id, "BX1"),
+        Err(LedgerError::NotPending(ClaimStatus::Voided))
+    );
+    assert_eq!(
+        ledger.void(id, "原因", "财务").unwrap_err().to_string(),
+        "只有已报销的报销单可以作废"
+    );
+}
+
+fn already_claimed_names_every_holder(db: &TestDb) {
+    let ledger = &db.ledger;
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T02:00:00Z"))
+        .unwrap();
+    let first = ledger
+        .reserve(&draft(
+            "张三",
+            "1001",
+            vec![invoice(N1, 100, "甲"), invoice(N2, 200, "乙")],
+        ))
+        .unwrap();
+    ledger.accept(first, "BX20261102-0003").unwrap();
+    let second = ledger
+        .reserve(&draft("李四", "1002", vec![invoice(N3, 300, "丙")]))
+        .unwrap();
+
+    let refused = ledger.reserve(&draft(
+        "王五",
+        "1003",
+        vec![
+            invoice(N4, 1, "丁"),
+            invoice(N3, 300, "丙"),
+            invoice(N1, 100, "甲"),
+        ],
+    ));
+    let Err(LedgerError::AlreadyClaimed(holders)) = &refused else {
+        panic!("{refused:?}");
+    };
+    let expected = vec![
+        Holder {
+            invoice_key: N3.into(),
+            claim_id: second,
+            claim_no: String::new(),
+            status: ClaimStatus::Pending,
+            date: "2026-11-02".into(),
+            claimant: "李四".into(),
+            staff_no: "1002".into(),
+            session_id: "session-of-1002".into(),
+        },
+        Holder {
+            invoice_key: N1.into(),
+            claim_id: first,
+            claim_no: "BX20261102-0003".into(),
+            status: ClaimStatus::Accepted,
+            date: "2026-11-02".into(),
+            claimant: "张三".into(),
+            staff_no: "1001".into(),
+            session_id: "session-of-1001".into(),
+        },
+    ];
+    assert_eq!(holders, &expected, "in the draft's order");
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        format!(
+            "发票 {N3} 正在报销单提交中（李四）；\
+             发票 {N1} 已于 2026-11-02 在报销单 BX20261102-0003 中报销（张三）"
+        )
+    );
+    // Nothing of the refused draft was written.
+    assert!(ledger.holders(&keys(&[N4])).unwrap().is_empty());
+    assert_eq!(ledger.claims(&ClaimFilter::default()).unwrap().len(), 2);
+}
+
+fn freed_invoices_can_be_claimed_again(db: &TestDb) {
+    let ledger = &db.ledger;
+    let one = ledger
+        .reserve(&draft("张三", "1001", vec![invoice(N1, 100, "甲")]))
+        .unwrap();
+    assert!(matches!(
+        ledger.reserve(&draft("李四", "1002", vec![invoice(N1, 100, "甲")])),
+        Err(LedgerError::AlreadyClaimed(_))
+    ));
+    ledger.release(one, "提交失败").unwrap();
+    let two = ledger
+        .reserve(&draft("李四", "1002", vec![invoice(N1, 100, "甲")]))
+        .unwrap();
+    ledger.accept(two, "BX2").unwrap();
+    ledger.void(two, "开错了", "财务").unwrap();
+    let three = ledger
+        .reserve(&draft("王五", "1003", vec![invoice(N1, 100, "甲")]))
+        .unwrap();
+    let holders = ledger.holders(&keys(&[N1])).unwrap();
+    assert_eq!(holders.len(), 1);
+    assert_eq!(holders[0].claim_id, three);
+    assert_eq!(holders[0].claimant, "王五");
+    // The history stays.
+    let all = ledger.claims(&ClaimFilter::default()).unwrap();
+    let statuses: Vec<ClaimStatus> = all.iter().map(|c| c.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            ClaimStatus::Pending,
+            ClaimStatus::Voided,
+            ClaimStatus::Released
+        ]
+    );
+}
+
+fn twenty_racing_reservations_one_wins(db: &TestDb) {
+    // Four handles on the database, as four service instances; five threads on each.
+    let ledgers: Vec<Ledger> = (0..4).map(|_| db.open_again()).collect();
+    let barrier = Arc::new(Barrier::new(20));
+    let threads: Vec<_> = (0..20)
+        .map(|n| {
+            let ledger = ledgers[n % 4].clone();
+            let barrier = Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                let own = format!("{:020}", 90_000 + n);
+                let d = draft(
+                    &format!("用户{n}"),
+                    &format!("{n}"),
+                    vec![invoice(&own, 100, "甲"), invoice(N1, 500, "乙")],
+                );
+                barrier.wait();
+                ledger.reserve(&d)
+            })
+        })
+        .collect();
+    let results: Vec<Result<ClaimId, LedgerError>> =
+        threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let winners: Vec<ClaimId> = results.iter().filter_map(|r| r.clone().ok()).collect();
+    assert_eq!(winners.len(), 1, "{results:?}");
+    for result in &results {
+        match result {
+            Ok(_) => {}
+            Err(LedgerError::AlreadyClaimed(holders)) => {
+                assert_eq!(holders.len(), 1, "{holders:?}");
+                assert_eq!(holders[0].claim_id, winners[0]);
+                assert_eq!(holders[0].invoice_key, N1);
+            }
+            Err(other) => panic!("unexpected: {other:?} ({other})"),
+        }
+    }
+    let claims = db.ledger.claims(&ClaimFilter::default()).unwrap();
+    assert_eq!(claims.len(), 1, "refused reservations leave nothing behind");
+}
+
+fn holders_by_sha256(db: &TestDb) {
+    let ledger = &db.ledger;
+    let mut a = invoice(N1, 100, "甲");
+    a.sha256 = "ABCDEF".repeat(10) + "ABCD";
+    let id = ledger
+        .reserve(&draft(
+            "张三",
+            "1001",
+            vec![a.clone(), invoice(N2, 5, "乙")],
+        ))
+        .unwrap();
+    let found = ledger
+        .holders_by_sha256(&[a.sha256.to_ascii_lowercase(), "f".repeat(64), String::new()])
+        .unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].claim_id, found[0].invoice_key.as_str()), (id, N1));
+    ledger.release(id, "x").unwrap();
+    assert!(ledger.holders_by_sha256(&[a.sha256]).unwrap().is_empty());
+    assert!(ledger.holders_by_sha256(&[]).unwrap().is_empty());
+}
+
+fn near_duplicates(db: &TestDb) {
+    let ledger = &db.ledger;
+    let held = invoice(N1, 12_345, "广州某某科技有限公司");
+    let id = ledger
+        .reserve(&draft("张三", "1001", vec![held.clone()]))
+        .unwrap();
+    let same_purchase = InvoiceEntry {
+        key: N2.into(),
+        number: N2.into(),
+        ..held.clone()
+    };
+    let other_amount = InvoiceEntry {
+        key: N3.into(),
+        amount_cents: 12_346,
+        ..held.clone()
+    };
+    let other_date = InvoiceEntry {
+        key: N3.into(),
+        date: "2026-10-31".into(),
+        ..held.clone()
+    };
+    let no_seller = InvoiceEntry {
+        key: N4.into(),
+        seller: String::new(),
+        ..held.clone()
+    };
+    let probes = [
+        held.clone(),
+        same_purchase,
+        other_amount,
+        other_date,
+        no_seller,
+    ];
+    let found = ledger.near_duplicates(&probes).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, 1);
+    assert_eq!(
+        (found[0].1.claim_id, found[0].1.invoice_key.as_str()),
+        (id, N1)
+    );
+    ledger.release(id, "x").unwrap();
+    assert!(ledger.near_duplicates(&probes).unwrap().is_empty());
+}
+
+/// Four claims on three dates: [d (released), c (pending), b (travel), a], newest first.
+fn four_claims(ledger: &Ledger) -> [ClaimId; 4] {
+    let at = |utc: &str| ledger.set_clock_for_tests(Some(utc)).unwrap();
+    at("2026-10-01T02:00:00Z");
+    let a = ledger
+        .reserve(&draft("张三", "1001", vec![invoice(N1, 100, "甲文具店")]))
+        .unwrap();
+    ledger.accept(a, "BX20261001-0001").unwrap();
+    at("2026-10-15T02:00:00Z");
+    let mut travel = draft("李四", "1002", vec![invoice(N2, 200, "某航空公司")]);
+    travel.kind = "travel".into();
+    let b = ledger.reserve(&travel).unwrap();
+    ledger.accept(b, "BX20261015-0002").unwrap();
+    at("2026-11-01T02:00:00Z");
+    let c = ledger
+        .reserve(&draft("张三", "1001", vec![invoice(N3, 300, "乙_超市")]))
+        .unwrap();
+    at("2026-11-01T03:00:00Z");
+    let d = ledger
+        .reserve(&draft("王五", "1003", vec![invoice(N4, 400, "丙")]))
+        .unwrap();
+    ledger.release(d, "x").unwrap();
+    [d, c, b, a]
+}
+
+/// The ids `claims` lists for the filter `set` makes.
+fn listed(ledger: &Ledger, set: impl FnOnce(&mut ClaimFilter)) -> Vec<ClaimId> {
+    let mut filter = ClaimFilter::default();
+    set(&mut filter);
+    ledger
+        .claims(&filter)
+        .unwrap()
+        .iter()
+        .map(|c| c.id)
+        .collect()
+}
+
+fn text(t: &str) -> impl FnOnce(&mut ClaimFilter) {
+    let t = t.to_owned();
+    move |f: &mut ClaimFilter| f.text = Some(t)
+}
+
+fn claims_filters_and_order(db: &TestDb) {
+    let ledger = &db.ledger;
+    let [d, c, b, a] = four_claims(ledger);
+    assert_eq!(listed(ledger, |_| ()), [d, c, b, a], "newest first");
+    assert_eq!(listed(ledger, |f| f.staff_no = Some("1001".into())), [c, a]);
+    assert_eq!(listed(ledger, |f| f.kind = Some("travel".into())), [b]);
+    let october_second_half = |f: &mut ClaimFilter| {
+        f.from = Some("2026-10-15".into());
+        f.to = Some("2026-10-31".into());
+    };
+    assert_eq!(listed(ledger, october_second_half), [b]);
+    assert_eq!(
+        listed(ledger, |f| f.from = Some("2026-11-01".into())),
+        [d, c]
+    );
+    let accepted = |f: &mut ClaimFilter| f.status = Some(ClaimStatus::Accepted);
+    assert_eq!(listed(ledger, accepted), [b, a]);
+    let released = |f: &mut ClaimFilter| f.status = Some(ClaimStatus::Released);
+    assert_eq!(listed(ledger, released), [d]);
+    assert_eq!(listed(ledger, |f| f.offset = 3), [a]);
+    let page = |f: &mut ClaimFilter| {
+        f.limit = Some(2);
+        f.offset = 1;
+    };
+    assert_eq!(listed(ledger, page), [c, b]);
+    let first = ledger
+        .claims(&ClaimFilter {
+            limit: Some(1),
+            ..ClaimFilter::default()
+        })
+        .unwrap();
+    assert_eq!(first[0].claimant, "王五");
+    assert_eq!(first[0].submitted_on, "2026-11-01");
+    assert_eq!(first[0].invoice_count, 1);
+    let bad = ClaimFilter {
+        from: Some("2026/11/01".into()),
+        ..ClaimFilter::default()
+    };
+    assert!(matches!(
+        ledger.claims(&bad),
+        Err(LedgerError::InvalidFilter(_))
+    ));
+}
+
+fn claims_text_search(db: &TestDb) {
+    let ledger = &db.ledger;
+    let [d, c, b, a] = four_claims(ledger);
+    // In the claim number (any case), the claimant, a seller, an invoice number.
+    assert_eq!(listed(ledger, text("bx20261015")), [b]);
+    assert_eq!(listed(ledger, text("张三")), [c, a]);
+    assert_eq!(listed(ledger, text("航空")), [b]);
+    assert_eq!(listed(ledger, text(&N4[12..])), [d]);
+    assert_eq!(listed(ledger, text("乙_")), [c]);
+    assert_eq!(listed(ledger, text("_")), [c], "wildcards are literal");
+    assert!(listed(ledger, text("%")).is_empty());
+    let both = |f: &mut ClaimFilter| {
+        f.staff_no = Some("1001".into());
+        f.text = Some("文具".into());
+    };
+    assert_eq!(listed(ledger, both), [a]);
+}
+
+/// Two claims, one voided, for the exports; the seller of one looks like a formula.
+fn exported(ledger: &Ledger) {
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T02:00:00Z"))
+        .unwrap();
+    let a = ledger
+        .reserve(&draft(
+            "张三",
+            "1001",
+            vec![
+                invoice(N1, 1250, "甲公司"),
+                invoice(N2, 99_900, "=HYPERLINK(1)"),
+            ],
+        ))
+        .unwrap();
+    ledger.accept(a, "BX20261102-0003").unwrap();
+    ledger
+        .set_clock_for_tests(Some("2026-11-03T02:00:00Z"))
+        .unwrap();
+    let b = ledger
+        .reserve(&draft("李四", "1002", vec![invoice(N3, 5, "乙公司")]))
+        .unwrap();
+    ledger.accept(b, "BX20261103-0001").unwrap();
+    ledger.void(b, "重复", "财务王五").unwrap();
+}
+
+fn export_csv(db: &TestDb) {
+    exported(&db.ledger);
+    let bytes = db.ledger.export_csv(&ClaimFilter::default()).unwrap();
+    let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").expect("a BOM")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines[0].starts_with("报销单号,状态,报销类型,工号,报销人"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1]
+            .starts_with("BX20261103-0001,已作废,日常报销,1002,李四,demo-portal,2026-11-03,0.05,"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains(",重复,财务王五,2026-11-03 10:00:00,"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].contains(&format!(",{N1},2026-10-30,12.50,甲公司,")),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[2].contains(",1011.50,"),
+        "the claim's total: {}",
+        lines[2]
+    );
+    assert!(lines[3].contains(",999.00,'=HYPERLINK(1),"), "{}", lines[3]);
+    let filtered = db
+        .ledger
+        .export_csv(&ClaimFilter {
+            status: Some(ClaimStatus::Voided),
+            ..ClaimFilter::default()
+        })
+        .unwrap();
+    assert_eq!(String::from_utf8(filtered).unwrap().lines().count(), 2);
+}
+
+fn export_xlsx(db: &TestDb) {
+    use std::io::Read as _;
+    exported(&db.ledger);
+    let bytes = db.ledger.export_xlsx(&ClaimFilter::default()).unwrap();
+    assert!(bytes.starts_with(b"PK\x03\x04"), "a zip");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut read = |name: &str| {
+        let mut text = String::new();
+        zip.by_name(name)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    };
+    let sheet = read("xl/worksheets/sheet1.xml");
+    let strings = read("xl/sharedStrings.xml");
+    for number in ["<v>12.5</v>", "<v>999</v>", "<v>0.05</v>", "<v>1011.5</v>"] {
+        assert!(sheet.contains(number), "{number} in {sheet}");
+    }
+    assert!(sheet.contains("<cols>"), "columns are sized");
+    for text in [
+        "报销单号",
+        "BX20261102-0003",
+        "甲公司",
+        "=HYPERLINK(1)",
+        N1,
+        "2026-10-30",
+        "已作废",
+    ] {
+        assert!(strings.contains(text), "{text} in {strings}");
+    }
+    let styles = read("xl/styles.xml");
+    assert!(
+        styles.contains("<b/>") && styles.contains("0.00"),
+        "{styles}"
+    );
+}
+
+fn migrations_are_idempotent_on_reopen(db: &TestDb) {
+    let id = db
+        .ledger
+        .reserve(&draft("张三", "1001", vec![invoice(N1, 100, "甲")]))
+        .unwrap();
+    for _ in 0..2 {
+        let again = db.open_again();
+        assert_eq!(again.claim(id).unwrap().unwrap().summary.claimant, "张三");
+        assert!(matches!(
+            again.reserve(&draft("李四", "1002", vec![invoice(N1, 100, "甲")])),
+            Err(LedgerError::AlreadyClaimed(_))
+        ));
+    }
+}
+
+fn callable_from_spawn_blocking(db: &TestDb) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let ledger = db.open_again();
+    runtime.block_on(async move {
+        let id = tokio::task::spawn_blocking({
+            let ledger = ledger.clone();
+            move || ledger.reserve(&draft("张三", "1001", vec![invoice(N1, 100, "甲")]))
+        })
+        .await
+        .unwrap()
+        .unwrap();
+        let held = tokio::task::spawn_blocking({
+            let ledger = ledger.clone();
+            move || ledger.holders(&keys(&[N1]))
+        })
+        .await
+        .unwrap()
+        .unwrap();
+        assert_eq!(held[0].claim_id, id);
+        // The last handle dropped by an async task: no panic, no hang.
+        tokio::spawn(async move { drop(ledger) }).await.unwrap();
+    });
+    assert_eq!(db.ledger.holders(&keys(&[N1])).unwrap().len(), 1);
+}
+
+/// The guard is the partial unique index, not the ledger's code: a writer going around the API
+/// cannot make an invoice active twice either, while inactive copies are free to repeat.
+fn the_database_itself_refuses_a_second_active_claim(db: &TestDb) {
+    let id = db
+        .ledger
+        .reserve(&draft("张三", "1001", vec![invoice(N1, 100, "甲")]))
+        .unwrap();
+    let insert = |claim: i64, seq: i64, active: &str| {
+        db.raw(&format!(
+            "INSERT INTO claim_invoices (claim_id, seq, invoice_key, invoice_number, \
+             invoice_code, invoice_date, amount_cents, seller, sha256, active) \
+             VALUES ({claim}, {seq}, '{N1}', '{N1}', '', '2026-10-30', 100, '甲', '', {active})"
+        ))
+    };
+    let refused = insert(id.0, 7, "TRUE").unwrap_err();
+    assert!(
+        refused.contains("claim_invoices_active_key") || refused.contains("UNIQUE"),
+        "{refused}"
+    );
+    insert(id.0, 8, "FALSE").unwrap();
+    insert(id.0, 9, "FALSE").unwrap();
+    // The foreign key holds too.
+    assert!(insert(987_654, 1, "FALSE").is_err());
+}
+
+fn invalid_drafts_are_refused(db: &TestDb) {
+    let ledger = &db.ledger;
+    let invalid = |d: ClaimDraft| match ledger.reserve(&d) {
+        Err(LedgerError::InvalidDraft(message)) => message,
+        other => panic!("{other:?}"),
+    };
+    assert!(invalid(draft("张三", "1", vec![])).contains("没有发票"));
+    let twice = invalid(draft(
+        "张三",
+        "1",
+        vec![invoice(N1, 1, "甲"), invoice(N1, 1, "甲")],
+    ));
+    assert!(twice.contains("两次"), "{twice}");
+    let mut other_kind = draft("张三", "1", vec![invoice(N1, 1, "甲")]);
+    other_kind.kind = "meals".into();
+    assert!(invalid(other_kind).contains("general"));
+    let mut bad_date = invoice(N1, 1, "甲");
+    bad_date.date = "2026/10/30".into();
+    assert!(invalid(draft("张三", "1", vec![bad_date])).contains("YYYY-MM-DD"));
+    let mut no_key = invoice(N1, 1, "甲");
+    no_key.key = String::new();
+    assert!(invalid(draft("张三", "1", vec![no_key])).contains("第 1 张"));
+    assert!(ledger.claims(&ClaimFilter::default()).unwrap().is_empty());
+}
+
+#[test]
+fn open_explains_a_bad_address() {
+    let err = Ledger::open("mysql://root:hunter2@localhost/ledger").unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, LedgerError::BadUrl(_)));
+    assert!(
+        text.contains("只支持") && text.contains("postgres://"),
+        "{text}"
+    );
+    assert!(!text.contains("hunter2"), "{text}");
+
+    let err = Ledger::open("postgres://app:hunter2@127.0.0.1:1/ledger").unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, LedgerError::Connect { .. }), "{err:?}");
+    assert!(
+        text.starts_with("无法打开报销台账数据库 postgres://app:***@127.0.0.1:1/ledger："),
+        "{text}"
+    );
+    assert!(!text.contains("hunter2"), "{text}");
+
+    let err = Ledger::open("postgres://app@host:notaport/ledger").unwrap_err();
+    assert!(matches!(err, LedgerError::BadUrl(_)), "{err:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, [0x5a_u8; 4096]).unwrap();
+    let err = Ledger::open(&format!("sqlite://{}/ledger.db", file.display())).unwrap_err();
+    assert!(matches!(err, LedgerError::Connect { .. }), "{err:?}");
+    let err = Ledger::open_sqlite(&file.join("ledger.db")).unwrap_err();
+    assert!(
+        err.to_string().starts_with("无法打开报销台账数据库"),
+        "{err}"
+    );
+    // Not a database at all.
+    let err = Ledger::open_sqlite(&file).unwrap_err();
+    assert!(err.to_string().contains("报销台账"), "{err}");
+}
+
+#[test]
+fn open_sqlite_creates_the_file_and_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data/ledger.db");
+    let ledger = Ledger::open_sqlite(&path).unwrap();
+    assert_eq!(ledger.backend(), Backend::Sqlite);
+    assert!(path.is_file());
+    assert!(format!("{ledger:?}").contains("ledger.db"));
+    let relative = format!("sqlite://{}", path.display()).replace("sqlite:///", "sqlite:///");
+    drop(ledger);
+    assert!(Ledger::open(&relative).is_ok());
+}
+
+#[test]
+fn debug_hides_the_password() {
+    let Ok(url) = std::env::var(common::POSTGRES_URL) else {
+        return;
+    };
+    let ledger = Ledger::open(&url).unwrap();
+    let shown = format!("{ledger:?}");
+    assert!(shown.contains("Postgres"), "{shown}");
+    let password = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('@'))
+        .and_then(|(user, _)| user.split_once(':'))
+        .map(|(_, password)| password);
+    if let Some(password) = password {
+        assert!(!shown.contains(&format!(":{password}@")), "{shown}");
+        assert!(shown.contains(":***@"), "{shown}");
+    }
+}
