@@ -152,6 +152,10 @@ pub fn run_round(step: Step<state::Extracting>, io: &mut dyn AgentIo, source: So
             "judgement": judgement,
         }));
     }
+    // Worth a look, never a stop: said on the stream either way.
+    for notice in &judgement.notices {
+        io.log("WARN", &format!("请留意：{notice}"));
+    }
     if judgement.can_submit {
         let message = format!("第 {round} 轮校验通过，信息完整，自动提交");
         submit_ready(machine.ready(&message), io, Some(&message))

@@ -222,6 +222,14 @@ impl SessionIo<'_> {
                 ledger: Vec::new(),
             });
         }
+        if let Some(ledger) = &self.settings.finance.ledger {
+            let cells: Vec<BTreeMap<String, String>> = rows.iter().map(|r| r.cells.clone()).collect();
+            let entries = crate::ledger_step::table_entries(self.session, &cells);
+            let notes = crate::ledger_step::notes(self.session, ledger, &entries);
+            for (row, notes) in rows.iter_mut().zip(notes) {
+                row.ledger = notes;
+            }
+        }
         let mut trip = TravelApplication::from_documents(tickets, hotels);
         if trip.traveller.is_empty() {
             trip.set("出差人", &self.config.default_name, "config");

@@ -6,6 +6,7 @@ mod cache;
 mod challenge;
 mod document;
 mod extract_step;
+mod ledger_step;
 mod payment_step;
 mod process;
 mod recognise;
@@ -20,6 +21,7 @@ pub use agent::{
 };
 pub use challenge::{AnswerError, Challenges};
 pub use document::{DocumentReport, DocumentSettings, regenerate_document};
+pub use ledger_step::{LedgerMark, holder_sentence, ledger_marks, reconcile_ledger};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
 pub use payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments};
 pub use process::{ProcessOutcome, process};

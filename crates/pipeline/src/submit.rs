@@ -3,6 +3,7 @@
 use crate::challenge::Challenges;
 use crate::document::{StoredRecord, load_records, row_as_record};
 use domain::{DocumentType, InvoiceKind, InvoiceRecord, SessionConfig};
+use ledger::{ClaimId, Ledger, LedgerError};
 use finance_bot::{Bot, BotOptions, BrowserPool, ClaimKind, FlowFile, Submission, SubmissionFiles};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -28,6 +29,10 @@ pub struct FinanceSettings {
     pub browsers: BrowserPool,
     /// Questions a portal asks the person during a submission (a captcha), and their answers.
     pub challenges: Challenges,
+    /// The claims ledger: every invoice is reserved in it before the portal sees it, so it is
+    /// never reimbursed twice. `None` only for embedders that keep no ledger; the service
+    /// always has one.
+    pub ledger: Option<Ledger>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -59,6 +64,8 @@ struct Prepared {
     submission: Submission,
     fingerprint: String,
     invoice_numbers: Vec<String>,
+    /// The rows as the ledger records them.
+    entries: Vec<ledger::InvoiceEntry>,
 }
 
 fn prepare(session: &Session) -> Result<Prepared, String> {
@@ -86,6 +93,7 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
         .collect();
 
     let rows = keyed_rows(&table);
+    let entries = crate::ledger_step::table_entries(session, &rows);
     let mut kinds = Vec::new();
     let mut records: Vec<Option<&StoredRecord>> = Vec::new();
     for row in &rows {
@@ -157,6 +165,7 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
         },
         fingerprint,
         invoice_numbers,
+        entries,
     })
 }
 
@@ -186,6 +195,13 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
         }
     };
     let kind = prepared.submission.kind;
+    let reservation = match reserve(session, settings, &flow, &prepared) {
+        Ok(reservation) => reservation,
+        Err(message) => {
+            let _ = session.log("WARN", "ledger", &message);
+            return failure(&message);
+        }
+    };
     let _ = session.log(
         "INFO",
         "bot",
@@ -218,6 +234,7 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
     });
     let submitted = Bot::submit(&flow, &prepared.submission, &options);
     drop(slot);
+    settle(session, settings, reservation, &submitted);
     match submitted {
         Ok(outcome) => {
             let claim_no = outcome.claim_no.clone().unwrap_or_default();
@@ -254,6 +271,55 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
             let _ = session.log("ERROR", "bot", &message);
             json!({"ok": true, "submit_ok": false, "submit_error": message, "screenshot": screenshot, "flow": kind.key()})
         }
+    }
+}
+
+/// Reserves the claim's invoices in the ledger: refused, with the ledger's sentence, when any is
+/// in another claim, and when the ledger cannot be written (better no claim than a second).
+fn reserve(
+    session: &Session,
+    settings: &FinanceSettings,
+    flow: &FlowFile,
+    prepared: &Prepared,
+) -> Result<Option<ClaimId>, String> {
+    let Some(ledger) = &settings.ledger else {
+        return Ok(None);
+    };
+    let draft = crate::ledger_step::draft(
+        session,
+        &flow.portal.name,
+        prepared.submission.kind.key(),
+        &prepared.submission.config,
+        prepared.entries.clone(),
+    );
+    match ledger.reserve(&draft) {
+        Ok(id) => Ok(Some(id)),
+        Err(error @ LedgerError::AlreadyClaimed(_)) => Err(format!("{error}，不能重复报销，未提交")),
+        Err(error) => Err(format!("无法写入报销台账，未提交：{error}")),
+    }
+}
+
+/// Records the outcome in the ledger: the claim number of an accepted claim, or the reservation
+/// released. A ledger that fails here is said in the log; the start-up reconciliation settles
+/// the claim from result.json.
+fn settle(
+    session: &Session,
+    settings: &FinanceSettings,
+    reservation: Option<ClaimId>,
+    submitted: &Result<finance_bot::SubmitOutcome, finance_bot::SubmitError>,
+) {
+    let (Some(ledger), Some(id)) = (&settings.ledger, reservation) else {
+        return;
+    };
+    let recorded = match submitted {
+        Ok(outcome) => {
+            let number = outcome.claim_no.as_deref().filter(|n| !n.trim().is_empty());
+            ledger.accept(id, number.unwrap_or("（未读取单号）"))
+        }
+        Err(error) => ledger.release(id, &error.message),
+    };
+    if let Err(error) = recorded {
+        let _ = session.log("ERROR", "ledger", &format!("无法更新报销台账：{error}"));
     }
 }
 

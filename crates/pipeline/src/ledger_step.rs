@@ -1,0 +1,225 @@
+//! The claims ledger in a session's work: what the ledger knows of the table's invoices (notes
+//! for the agent's rules, marks for the page), the reservation that brackets a submission, and
+//! the claims a crash left pending, settled from the sessions' results at start.
+
+use crate::document::{StoredRecord, load_records};
+use crate::submit::keyed_rows;
+use agent::{LedgerFinding, LedgerNote};
+use domain::{format_civil_date, parse_cents, parse_civil_date};
+use ledger::{ClaimDraft, ClaimStatus, Holder, InvoiceEntry, Ledger};
+use serde::Serialize;
+use session_store::{Session, Store};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
+
+/// The ledger entry of one table row: its key from the record (code + number) when the
+/// extraction has one, the cells as the table holds them (what is submitted), and the file's
+/// SHA-256.
+pub(crate) fn entry(
+    session: &Session,
+    row: &BTreeMap<String, String>,
+    stored: Option<&StoredRecord>,
+) -> InvoiceEntry {
+    let cell = |k: &str| row.get(k).map_or("", |v| v.trim());
+    let code = stored.map_or("", |s| s.record.invoice_code.as_str());
+    let number = cell("发票号码");
+    InvoiceEntry {
+        key: ledger::invoice_key(code, number),
+        number: number.to_owned(),
+        code: code.to_owned(),
+        date: parse_civil_date(cell("开票日期"))
+            .map(|d| format_civil_date(d).replace('/', "-"))
+            .unwrap_or_default(),
+        amount_cents: parse_cents(cell("价税合计")).unwrap_or(0),
+        seller: cell("销售方名称").to_owned(),
+        sha256: stored
+            .and_then(|s| s.file.as_deref())
+            .and_then(|file| file_sha256(session, file))
+            .unwrap_or_default(),
+    }
+}
+
+fn file_sha256(session: &Session, file: &str) -> Option<String> {
+    let bytes = std::fs::read(session.path().join(file)).ok()?;
+    Some(
+        Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
+}
+
+/// The sentence a clerk reads about a claim holding an invoice.
+pub fn holder_sentence(holder: &Holder) -> String {
+    match holder.status {
+        ClaimStatus::Pending => format!(
+            "该发票正在另一张报销单中提交（{}，{}）",
+            holder.claimant, holder.date
+        ),
+        _ => format!(
+            "该发票已于 {} 在报销单 {} 中报销（{}）",
+            holder.date, holder.claim_no, holder.claimant
+        ),
+    }
+}
+
+/// What the ledger knows of each entry (index-aligned): claimed (by key), the same file in a
+/// claim of another key, a near duplicate. A ledger that cannot be asked is said in the log
+/// and gives no notes (the reservation at submit time still guards).
+pub(crate) fn notes(
+    session: &Session,
+    ledger: &Ledger,
+    entries: &[InvoiceEntry],
+) -> Vec<Vec<LedgerNote>> {
+    let mut notes = vec![Vec::new(); entries.len()];
+    match lookups(ledger, entries) {
+        Ok(found) => {
+            for (index, finding, detail) in found {
+                if let Some(list) = notes.get_mut(index)
+                    && !list.iter().any(|n: &LedgerNote| n.finding == finding)
+                {
+                    list.push(LedgerNote { finding, detail });
+                }
+            }
+        }
+        Err(error) => {
+            let _ = session.log("WARN", "ledger", &format!("无法查询报销台账：{error}"));
+        }
+    }
+    notes
+}
+
+fn lookups(
+    ledger: &Ledger,
+    entries: &[InvoiceEntry],
+) -> Result<Vec<(usize, LedgerFinding, String)>, ledger::LedgerError> {
+    let mut found = Vec::new();
+    let keys: Vec<String> = entries
+        .iter()
+        .map(|e| e.key.clone())
+        .filter(|k| !k.is_empty())
+        .collect();
+    for holder in ledger.holders(&keys)? {
+        for (index, _) in entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.key == holder.invoice_key)
+        {
+            found.push((index, LedgerFinding::Claimed, holder_sentence(&holder)));
+        }
+    }
+    // The ledger answers a hash with its holders, not which probe they matched: ask per file.
+    for (index, entry) in entries.iter().enumerate() {
+        if entry.sha256.is_empty() {
+            continue;
+        }
+        let holders = ledger.holders_by_sha256(std::slice::from_ref(&entry.sha256))?;
+        // The same key is already "claimed"; the same file under another number is news.
+        if let Some(holder) = holders.iter().find(|h| h.invoice_key != entry.key) {
+            found.push((
+                index,
+                LedgerFinding::SameFile,
+                format!("发票 {}：{}", holder.invoice_key, holder_sentence(holder)),
+            ));
+        }
+    }
+    for (index, holder) in ledger.near_duplicates(entries)? {
+        found.push((
+            index,
+            LedgerFinding::NearDuplicate,
+            format!("发票 {}，{}", holder.invoice_key, holder_sentence(&holder)),
+        ));
+    }
+    Ok(found)
+}
+
+/// A mark the page shows on a table row: 1-based row and the ledger's sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LedgerMark {
+    pub row: usize,
+    pub finding: LedgerFinding,
+    pub message: String,
+}
+
+/// The ledger's marks on the session's current table (for `/api/data`).
+pub fn ledger_marks(session: &Session, ledger: &Ledger) -> Vec<LedgerMark> {
+    let Ok(Some(name)) = session.table_file_name() else {
+        return Vec::new();
+    };
+    let Ok(table) = session.read_table(&name) else {
+        return Vec::new();
+    };
+    let rows = keyed_rows(&table);
+    let entries = table_entries(session, &rows);
+    notes(session, ledger, &entries)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(index, list)| {
+            list.into_iter().map(move |note| LedgerMark {
+                row: index + 1,
+                finding: note.finding,
+                message: note.detail,
+            })
+        })
+        .collect()
+}
+
+/// The entries of the table's rows, matched to their extraction records by number.
+pub(crate) fn table_entries(
+    session: &Session,
+    rows: &[BTreeMap<String, String>],
+) -> Vec<InvoiceEntry> {
+    let stored = load_records(session);
+    let by_number: HashMap<&str, &StoredRecord> = stored
+        .iter()
+        .map(|s| (s.record.invoice_number.as_str(), s))
+        .collect();
+    rows.iter()
+        .map(|row| {
+            let number = row.get("发票号码").map_or("", |v| v.trim());
+            entry(session, row, by_number.get(number).copied())
+        })
+        .collect()
+}
+
+/// The draft of the claim a submission is about to file.
+pub(crate) fn draft(
+    session: &Session,
+    portal: &str,
+    kind: &str,
+    config: &domain::SessionConfig,
+    invoices: Vec<InvoiceEntry>,
+) -> ClaimDraft {
+    ClaimDraft {
+        portal: portal.to_owned(),
+        kind: kind.to_owned(),
+        staff_no: config.username.clone(),
+        claimant: config.default_name.clone(),
+        session_id: session.id().as_str().to_owned(),
+        total_cents: invoices.iter().map(|i| i.amount_cents).sum(),
+        invoices,
+    }
+}
+
+/// Settles the claims a crash left pending: accepted when the session's result says the portal
+/// took the claim (with its number), released otherwise. Returns how many were settled.
+pub fn reconcile_ledger(store: &Store, ledger: &Ledger) -> Result<usize, ledger::LedgerError> {
+    let pending = ledger.pending()?;
+    for claim in &pending {
+        let result = store
+            .session(&claim.session_id)
+            .ok()
+            .and_then(|s| s.read_result().ok().flatten());
+        let claim_no = result
+            .as_ref()
+            .filter(|r| r["submit_ok"] == true)
+            .and_then(|r| r["claim_no"].as_str())
+            .filter(|n| !n.is_empty());
+        match claim_no {
+            Some(number) => ledger.accept(claim.id, number)?,
+            None => ledger.release(claim.id, "服务重启时提交未完成")?,
+        }
+    }
+    Ok(pending.len())
+}
+
