@@ -5,6 +5,7 @@ mod architecture;
 mod fixtures;
 mod install;
 mod models;
+mod postgres;
 mod tasks;
 
 use anyhow::bail;
@@ -14,6 +15,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   run [ARGS...]     build and start the service (extra ARGS go to `reimburse serve`)
   test              install test dependencies, then fmt --check, clippy -D warnings, all tests
+                    (with a throwaway PostgreSQL cluster for the ledger's tests)
   bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
   bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
   bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
