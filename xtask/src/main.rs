@@ -21,6 +21,7 @@ commands:
   bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
   bench agent       the agent flow with 20 invoices + 20 screenshots to the claim number, by phase
   bench ocr         OCR wall and CPU ms per screenshot fixture
+  bench ledger      double-claim checks of 50 invoices against a ledger of 1,000,000, SQLite and PostgreSQL
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests (default 20000)
   screenshots       PNGs of each page state (headless Chromium) into target/screenshots

@@ -99,6 +99,15 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             crate::models::ensure_models()?;
             ocr_engines()
         }
+        Some("ledger") => {
+            ensure_system_packages()?;
+            let cluster = crate::postgres::Cluster::start()?;
+            let url = cluster.url();
+            cargo_with_env(
+                &["bench", "--package", "ledger", "--bench", "ledger"],
+                &[("REIMBURSE_BENCH_POSTGRES_URL", &url)],
+            )
+        }
         Some("extract") => {
             let python = bench_venv(&["pdfplumber"], "pdfplumber")?;
             let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -113,9 +122,11 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             Ok(())
         }
         Some(other) => {
-            bail!("unknown benchmark `{other}` (known: sse, extract, process, agent, ocr)")
+            bail!("unknown benchmark `{other}` (known: sse, extract, process, agent, ocr, ledger)")
         }
-        None => bail!("name a benchmark: cargo xtask bench sse | extract | process | agent | ocr"),
+        None => bail!(
+            "name a benchmark: cargo xtask bench sse | extract | process | agent | ocr | ledger"
+        ),
     }
 }
 
