@@ -191,8 +191,9 @@ async fn load_postgres(url: &str, total: usize) {
 fn session(total: usize) -> Vec<InvoiceEntry> {
     (0..SESSION)
         .map(|n| {
-            // Stored invoices of accepted claims (claim % 10 != 9), spread over the ledger.
-            let held = (n * 7_919 * PER_CLAIM) % (total - 40) / 40 * 40 + n % PER_CLAIM;
+            // Distinct stored invoices of accepted claims (claim % 10 == 0), spread evenly.
+            let stride = total / 40 / SESSION;
+            let held = n * stride * 40 + n % PER_CLAIM;
             let fresh = format!("2744200000{n:010}");
             match n / 10 {
                 0 => stored(held),
@@ -312,7 +313,7 @@ fn main() {
         .unwrap_or(1_000_000)
         / 40
         * 40;
-    assert!(total >= 400, "at least 400 invoices");
+    assert!(total >= 40 * SESSION, "at least {} invoices", 40 * SESSION);
     bench_sqlite(total);
     match std::env::var("REIMBURSE_BENCH_POSTGRES_URL") {
         Ok(server) if !server.is_empty() => bench_postgres(&server, total),
