@@ -38,12 +38,16 @@ const PACKAGES: &[(&str, &str)] = &[
         "pdftoppm renders invoice pages whose text layer is missing or lies, for OCR",
     ),
     (
+        "postgresql",
+        "the ledger's tests and bench run against a throwaway PostgreSQL cluster",
+    ),
+    (
         "poppler-data",
         "lets pdftoppm draw the non-embedded Chinese fonts of old invoices",
     ),
 ];
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()

@@ -5,6 +5,7 @@ mod architecture;
 mod fixtures;
 mod install;
 mod models;
+mod postgres;
 mod tasks;
 
 use anyhow::bail;
@@ -14,11 +15,13 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   run [ARGS...]     build and start the service (extra ARGS go to `reimburse serve`)
   test              install test dependencies, then fmt --check, clippy -D warnings, all tests
+                    (with a throwaway PostgreSQL cluster for the ledger's tests)
   bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
   bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
   bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
   bench agent       the agent flow with 20 invoices + 20 screenshots to the claim number, by phase
   bench ocr         OCR wall and CPU ms per screenshot fixture
+  bench ledger      double-claim checks of 50 invoices against a ledger of 1,000,000, SQLite and PostgreSQL
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests (default 20000)
   screenshots       PNGs of each page state (headless Chromium) into target/screenshots

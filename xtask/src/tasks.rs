@@ -18,9 +18,14 @@ pub(crate) fn workspace_root() -> PathBuf {
 }
 
 fn cargo(args: &[&str]) -> anyhow::Result<()> {
+    cargo_with_env(args, &[])
+}
+
+fn cargo_with_env(args: &[&str], env: &[(&str, &str)]) -> anyhow::Result<()> {
     eprintln!("xtask: cargo {}", args.join(" "));
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(workspace_root())
         .status()
         .with_context(|| format!("cannot run cargo {}", args.join(" ")))?;
@@ -63,7 +68,17 @@ pub fn test() -> anyhow::Result<()> {
         "-D",
         "warnings",
     ])?;
-    cargo(&["test", "--workspace"])
+    // The ledger's tests run on PostgreSQL too, and fail rather than skip without it. The
+    // cluster is stopped and removed when this returns, whatever the outcome.
+    let cluster = crate::postgres::Cluster::start()?;
+    let url = cluster.url();
+    cargo_with_env(
+        &["test", "--workspace"],
+        &[
+            ("REIMBURSE_TEST_POSTGRES_URL", &url),
+            ("REIMBURSE_REQUIRE_POSTGRES", "1"),
+        ],
+    )
 }
 
 /// `cargo xtask bench NAME`.
@@ -84,6 +99,15 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             crate::models::ensure_models()?;
             ocr_engines()
         }
+        Some("ledger") => {
+            ensure_system_packages()?;
+            let cluster = crate::postgres::Cluster::start()?;
+            let url = cluster.url();
+            cargo_with_env(
+                &["bench", "--package", "ledger", "--bench", "ledger"],
+                &[("REIMBURSE_BENCH_POSTGRES_URL", &url)],
+            )
+        }
         Some("extract") => {
             let python = bench_venv(&["pdfplumber"], "pdfplumber")?;
             let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -98,9 +122,11 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             Ok(())
         }
         Some(other) => {
-            bail!("unknown benchmark `{other}` (known: sse, extract, process, agent, ocr)")
+            bail!("unknown benchmark `{other}` (known: sse, extract, process, agent, ocr, ledger)")
         }
-        None => bail!("name a benchmark: cargo xtask bench sse | extract | process | agent | ocr"),
+        None => bail!(
+            "name a benchmark: cargo xtask bench sse | extract | process | agent | ocr | ledger"
+        ),
     }
 }
 

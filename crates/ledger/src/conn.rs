@@ -123,7 +123,7 @@ pub(crate) fn is_transient(e: &sqlx::Error) -> bool {
     };
     matches!(
         db.code().as_deref(),
-        Some("40P01" | "40001" | "5" | "6" | "517" | "261" | "262")
+        Some("40P01" | "40001" | "5" | "6" | "261" | "262" | "517" | "773")
     )
 }
 

@@ -59,6 +59,11 @@ pub(crate) fn parse_url(url: &str) -> Result<Target, LedgerError> {
     let shown = mask_url(url);
     let lower = url.to_ascii_lowercase();
     if lower.starts_with("sqlite:") {
+        if lower.contains(":memory:") || lower.contains("mode=memory") {
+            return Err(LedgerError::BadUrl(format!(
+                "“{shown}”：报销台账要长期保存，不能放在内存数据库中，请给出数据库文件的路径"
+            )));
+        }
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|e| LedgerError::BadUrl(format!("{shown}（{e}）")))?;
         Ok(Target::Sqlite(options.create_if_missing(true)))
