@@ -65,6 +65,12 @@ pub enum ApiError {
     /// A person's answer to a portal's question the bot is not (or no longer) waiting for.
     #[error("{0}")]
     Challenge(pipeline::AnswerError),
+    /// The claims ledger's own message (a refused void, a malformed filter, no such claim).
+    #[error("{0}")]
+    Ledger(ledger::LedgerError),
+    /// The service runs without a ledger (an embedder's choice).
+    #[error("本服务未启用报销台账")]
+    NoLedger,
     #[error("服务器内部错误")]
     Internal(String),
 }
@@ -93,6 +99,17 @@ impl ResponseError for ApiError {
             Self::Busy => StatusCode::CONFLICT,
             Self::Challenge(pipeline::AnswerError::Empty) => StatusCode::BAD_REQUEST,
             Self::Challenge(_) => StatusCode::CONFLICT,
+            Self::Ledger(error) => match error {
+                ledger::LedgerError::NotFound => StatusCode::NOT_FOUND,
+                ledger::LedgerError::EmptyReason | ledger::LedgerError::InvalidFilter(_) => {
+                    StatusCode::BAD_REQUEST
+                }
+                ledger::LedgerError::NotAccepted
+                | ledger::LedgerError::NotPending(_)
+                | ledger::LedgerError::AlreadyClaimed(_) => StatusCode::CONFLICT,
+                _ => StatusCode::SERVICE_UNAVAILABLE,
+            },
+            Self::NoLedger => StatusCode::NOT_FOUND,
             Self::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -123,6 +140,12 @@ pub(crate) fn status_message(status: StatusCode) -> &'static str {
         431 => "请求头过大",
         500..=599 => "服务器内部错误",
         _ => "请求失败",
+    }
+}
+
+impl From<ledger::LedgerError> for ApiError {
+    fn from(error: ledger::LedgerError) -> Self {
+        Self::Ledger(error)
     }
 }
 

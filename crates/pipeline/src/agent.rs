@@ -223,7 +223,8 @@ impl SessionIo<'_> {
             });
         }
         if let Some(ledger) = &self.settings.finance.ledger {
-            let cells: Vec<BTreeMap<String, String>> = rows.iter().map(|r| r.cells.clone()).collect();
+            let cells: Vec<BTreeMap<String, String>> =
+                rows.iter().map(|r| r.cells.clone()).collect();
             let entries = crate::ledger_step::table_entries(self.session, &cells);
             let notes = crate::ledger_step::notes(self.session, ledger, &entries);
             for (row, notes) in rows.iter_mut().zip(notes) {

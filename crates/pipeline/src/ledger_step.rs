@@ -222,4 +222,3 @@ pub fn reconcile_ledger(store: &Store, ledger: &Ledger) -> Result<usize, ledger:
     }
     Ok(pending.len())
 }
-

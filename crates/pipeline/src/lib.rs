@@ -21,8 +21,8 @@ pub use agent::{
 };
 pub use challenge::{AnswerError, Challenges};
 pub use document::{DocumentReport, DocumentSettings, regenerate_document};
-pub use ledger_step::{LedgerMark, holder_sentence, ledger_marks, reconcile_ledger};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
+pub use ledger_step::{LedgerMark, holder_sentence, ledger_marks, reconcile_ledger};
 pub use payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments};
 pub use process::{ProcessOutcome, process};
 pub use recognise::{

@@ -3,8 +3,8 @@
 use crate::challenge::Challenges;
 use crate::document::{StoredRecord, load_records, row_as_record};
 use domain::{DocumentType, InvoiceKind, InvoiceRecord, SessionConfig};
-use ledger::{ClaimId, Ledger, LedgerError};
 use finance_bot::{Bot, BotOptions, BrowserPool, ClaimKind, FlowFile, Submission, SubmissionFiles};
+use ledger::{ClaimId, Ledger, LedgerError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use session_store::{CsvTable, Session, utc_timestamp};
@@ -294,7 +294,9 @@ fn reserve(
     );
     match ledger.reserve(&draft) {
         Ok(id) => Ok(Some(id)),
-        Err(error @ LedgerError::AlreadyClaimed(_)) => Err(format!("{error}，不能重复报销，未提交")),
+        Err(error @ LedgerError::AlreadyClaimed(_)) => {
+            Err(format!("{error}，不能重复报销，未提交"))
+        }
         Err(error) => Err(format!("无法写入报销台账，未提交：{error}")),
     }
 }

@@ -42,6 +42,13 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
             tracing::error!(session = %id, "cannot settle the agent state of a cut-off run: {error}");
         }
     }
+    let ledger = open_ledger(&config.database, &args.data_dir)?;
+    // After the runs are closed: their result.json says what the portal accepted.
+    match pipeline::reconcile_ledger(&store, &ledger) {
+        Ok(0) => {}
+        Ok(count) => tracing::warn!(count, "settled claims a crash left pending in the ledger"),
+        Err(error) => tracing::error!("cannot reconcile the claims ledger: {error}"),
+    }
     let defaults = config.session_defaults(std::env::var(DEFAULT_PASSWORD_ENV).ok());
     let sse = SseSettings {
         timeout: Duration::from_secs(args.sse_timeout_secs),
@@ -62,7 +69,8 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     }
     // Kept alive until the service stops; dropping it stops the portal.
     let portal = start_demo_portal(&args)?;
-    let finance = finance_settings(&config.finance, portal.as_ref(), &work_dir);
+    let mut finance = finance_settings(&config.finance, portal.as_ref(), &work_dir);
+    finance.ledger = Some(ledger);
     tracing::info!(
         flow = %finance.flow.display(),
         browsers = finance.browsers.size(),
@@ -188,6 +196,31 @@ fn start_demo_portal(args: &ServeArgs) -> anyhow::Result<Option<demo_portal::Por
     Ok(Some(portal))
 }
 
+/// The claims ledger: `[database] url` (or `REIMBURSE_DATABASE_URL`), else SQLite in the data
+/// dir, created and migrated here.
+fn open_ledger(
+    config: &crate::service_config::Database,
+    data_dir: &std::path::Path,
+) -> anyhow::Result<ledger::Ledger> {
+    let url = std::env::var(DATABASE_URL_ENV)
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+        .unwrap_or_else(|| config.url.clone());
+    let ledger = if url.trim().is_empty() {
+        ledger::Ledger::open_sqlite(&data_dir.join(LEDGER_FILE))
+    } else {
+        ledger::Ledger::open(url.trim())
+    }
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    tracing::info!(backend = ?ledger.backend(), "claims ledger");
+    Ok(ledger)
+}
+
+/// The embedded ledger's file in the data dir.
+const LEDGER_FILE: &str = "ledger.sqlite3";
+/// Environment variable overriding `[database] url`.
+const DATABASE_URL_ENV: &str = "REIMBURSE_DATABASE_URL";
+
 /// The configured finance system, else the built-in demo portal when it runs.
 fn finance_settings(
     config: &crate::service_config::Finance,
@@ -225,5 +258,6 @@ fn finance_settings(
             size => BrowserPool::new(size),
         },
         challenges: pipeline::Challenges::default(),
+        ledger: None,
     }
 }

@@ -22,6 +22,17 @@ pub struct ServiceConfig {
     pub finance: Finance,
     pub llm: Llm,
     pub server: Server,
+    pub database: Database,
+}
+
+/// Where the claims ledger lives.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Database {
+    /// `postgres://user:pass@host/db` for several instances sharing one ledger, or
+    /// `sqlite:///path/ledger.sqlite3`; empty: `ledger.sqlite3` in the data dir.
+    /// `REIMBURSE_DATABASE_URL` overrides it (a password stays out of the file).
+    pub url: String,
 }
 
 /// How the service is reached.

@@ -1,4 +1,5 @@
-//! GET /api/data: the invoice table as JSON rows with `__row`.
+//! GET /api/data: the invoice table as JSON rows with `__row`, and what the claims ledger
+//! knows of its invoices (`ledger`: our addition).
 
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
@@ -9,9 +10,15 @@ pub(crate) async fn read(
     session_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
-    let table = web::block(move || {
+    let ledger = state.finance.ledger.clone();
+    let (table, marks) = web::block(move || {
         let name = session.table_file_name()?.ok_or(ApiError::NoTable)?;
-        session.read_table(&name).map_err(ApiError::from)
+        let table = session.read_table(&name).map_err(ApiError::from)?;
+        // What the claims ledger knows of these invoices: the page marks the rows.
+        let marks = ledger
+            .map(|ledger| pipeline::ledger_marks(&session, &ledger))
+            .unwrap_or_default();
+        Ok::<_, ApiError>((table, marks))
     })
     .await??;
     let data: Vec<Value> = table
@@ -33,5 +40,6 @@ pub(crate) async fn read(
         "csv_filename": table.file_name,
         "fields": table.fields,
         "data": data,
+        "ledger": marks,
     })))
 }

@@ -2,6 +2,7 @@
 
 mod agent;
 mod challenge;
+mod claims;
 mod config;
 mod data;
 mod download;
@@ -50,6 +51,10 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(submit::start),
         )
         .route("/api/logs/{session_id}", web::get().to(logs::stream))
+        .route("/api/claims", web::get().to(claims::list))
+        .route("/api/claims/export.{format}", web::get().to(claims::export))
+        .route("/api/claims/{id}", web::get().to(claims::detail))
+        .route("/api/claims/{id}/void", web::post().to(claims::void))
         .route(
             "/api/submit-challenge/{session_id}",
             web::get().to(challenge::read),

@@ -50,6 +50,8 @@ pub fn finance(base_url: Option<String>) -> FinanceSettings {
         },
         browsers: BrowserPool::default(),
         challenges: pipeline::Challenges::default(),
+        // spawn_app_with opens one in the app's data dir.
+        ledger: None,
     }
 }
 
@@ -88,8 +90,12 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(Options::default()).await
 }
 
-pub async fn spawn_app_with(options: Options) -> TestApp {
+pub async fn spawn_app_with(mut options: Options) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
+    if options.finance.ledger.is_none() {
+        options.finance.ledger =
+            Some(ledger::Ledger::open_sqlite(&data_dir.path().join("ledger.sqlite3")).unwrap());
+    }
     let store = Store::open(
         data_dir.path(),
         StoreOptions {
