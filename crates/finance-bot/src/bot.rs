@@ -43,6 +43,20 @@ pub struct BotOptions {
     /// Who answers `ask_person` steps (a captcha, an SMS code); such a step fails without one.
     /// The time spent waiting for them does not count against `overall_timeout`.
     pub person: Option<Arc<dyn Person>>,
+    /// Told each value a `read_text` step reads, the moment it is read (`claim_no` first of
+    /// all): a caller that records the claim number then does not lose it if the process dies
+    /// while the browser closes.
+    pub on_read: Option<OnRead>,
+}
+
+/// See [`BotOptions::on_read`]: called with the `into` name and the value.
+#[derive(Clone)]
+pub struct OnRead(pub Arc<dyn Fn(&str, &str) + Send + Sync>);
+
+impl std::fmt::Debug for OnRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnRead(..)")
+    }
 }
 
 impl Default for BotOptions {
@@ -57,6 +71,7 @@ impl Default for BotOptions {
             base_url: None,
             work_dir: None,
             person: None,
+            on_read: None,
         }
     }
 }
@@ -242,6 +257,7 @@ impl Bot {
             secrets.clone(),
         );
         runner.person = options.person.clone();
+        runner.on_read = options.on_read.clone();
         runner.shots = mode.shots.map(StepShots::new);
         let clock = runner.clock.clone();
         let finished = {

@@ -22,7 +22,9 @@ mod submission;
 mod template;
 mod validate;
 
-pub use bot::{Bot, BotOptions, CLAIM_NO_KEY, SubmitOutcome, TryOutcome, final_submit_index};
+pub use bot::{
+    Bot, BotOptions, CLAIM_NO_KEY, OnRead, SubmitOutcome, TryOutcome, final_submit_index,
+};
 pub use check::{FlowProblem, SERVICE_CLAIM_KEYS, check_flow, sample_submission};
 pub use driver::{Browser, CHROMIUM_ARGS, Reaped, WebDriverTarget, reap_leftovers};
 pub use error::{ErrorKind, SubmitError};

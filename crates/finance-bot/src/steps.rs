@@ -128,6 +128,8 @@ pub struct Runner<'a> {
     pub(crate) secrets: Vec<String>,
     /// Who answers `ask_person` steps, and the time spent waiting for them.
     pub(crate) person: Option<Arc<dyn Person>>,
+    /// Told each value read, as it is read.
+    pub(crate) on_read: Option<crate::bot::OnRead>,
     pub(crate) clock: PersonClock,
     /// A screenshot after every step (`reimburse flow try`).
     pub(crate) shots: Option<StepShots>,
@@ -154,6 +156,7 @@ impl<'a> Runner<'a> {
             page_load_timeout: None,
             secrets,
             person: None,
+            on_read: None,
             clock: PersonClock::default(),
             shots: None,
             values: BTreeMap::new(),
@@ -494,7 +497,11 @@ impl<'a> Runner<'a> {
                         )
                     })?,
                 };
-                self.values.insert(into.clone(), value.trim().to_owned());
+                let value = value.trim().to_owned();
+                if let Some(on_read) = &self.on_read {
+                    (on_read.0)(into, &value);
+                }
+                self.values.insert(into.clone(), value);
                 Ok(())
             }
             Action::AssertText {

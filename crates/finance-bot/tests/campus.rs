@@ -110,6 +110,7 @@ fn options(portal: &CampusThread, dir: &Path, person: Arc<Player>) -> BotOptions
         base_url: Some(portal.base_url().to_owned()),
         work_dir: Some(dir.join("work")),
         person: Some(person),
+        on_read: None,
     }
 }
 
@@ -174,14 +175,24 @@ fn a_claim_lands_past_the_captcha_with_dates_in_read_only_fields_and_a_bare_numb
     let dir = tempfile::tempdir().unwrap();
     let (submission, _) = submission(dir.path(), ["25442000000116575693", "12345678"]);
     let person = Player::new(portal.base_url(), 0);
-    let outcome = Bot::submit(
-        &flow(),
-        &submission,
-        &options(&portal, dir.path(), Arc::clone(&person)),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let read = Arc::new(Mutex::new(Vec::new()));
+    let mut options = options(&portal, dir.path(), Arc::clone(&person));
+    options.on_read = Some(finance_bot::OnRead(Arc::new({
+        let read = Arc::clone(&read);
+        move |key: &str, value: &str| {
+            read.lock()
+                .unwrap()
+                .push((key.to_owned(), value.to_owned()))
+        }
+    })));
+    let outcome = Bot::submit(&flow(), &submission, &options).unwrap_or_else(|e| panic!("{e}"));
 
     let claim_no = outcome.claim_no.unwrap();
+    assert_eq!(
+        *read.lock().unwrap(),
+        [("claim_no".to_owned(), claim_no.clone())],
+        "told as read"
+    );
     assert!(
         claim_no.len() == 12 && claim_no.starts_with("CW"),
         "the number alone: {claim_no}"

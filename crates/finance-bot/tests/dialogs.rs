@@ -64,6 +64,7 @@ fn options(base: String, dir: &std::path::Path) -> BotOptions {
         base_url: Some(base),
         work_dir: Some(dir.join("work")),
         person: None,
+        on_read: None,
     }
 }
 

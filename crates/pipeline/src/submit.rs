@@ -220,6 +220,7 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
     let options = BotOptions {
         screenshot_dir: session.path().to_path_buf(),
         person: Some(settings.challenges.person(session)),
+        on_read: record_claim_no(session, settings, reservation),
         ..settings.options.clone()
     };
     let slot = settings.browsers.acquire(|running| {
@@ -299,6 +300,35 @@ fn reserve(
         }
         Err(error) => Err(format!("无法写入报销台账，未提交：{error}")),
     }
+}
+
+/// Records the claim number in the ledger the moment the flow reads it from the portal's
+/// page, not only after the browser has closed: a crash in between then loses nothing.
+fn record_claim_no(
+    session: &Session,
+    settings: &FinanceSettings,
+    reservation: Option<ClaimId>,
+) -> Option<finance_bot::OnRead> {
+    let (ledger, id) = (settings.ledger.clone()?, reservation?);
+    let session = session.clone();
+    Some(finance_bot::OnRead(std::sync::Arc::new(
+        move |key: &str, value: &str| {
+            if key != finance_bot::CLAIM_NO_KEY || value.is_empty() {
+                return;
+            }
+            // Called inside the bot's runtime, where the ledger's blocking API may not run: a
+            // thread of its own, waited for (a few milliseconds).
+            let accepted = std::thread::scope(|scope| {
+                scope
+                    .spawn(|| ledger.accept(id, value))
+                    .join()
+                    .unwrap_or_else(|_| Err(LedgerError::Runtime("记录线程异常退出".into())))
+            });
+            if let Err(error) = accepted {
+                let _ = session.log("ERROR", "ledger", &format!("无法记录报销单号：{error}"));
+            }
+        },
+    )))
 }
 
 /// Records the outcome in the ledger: the claim number of an accepted claim, or the reservation

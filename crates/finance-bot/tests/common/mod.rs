@@ -105,6 +105,7 @@ pub fn options(portal: &Portal, dir: &Path) -> BotOptions {
         base_url: Some(portal.base.clone()),
         work_dir: Some(dir.join("work")),
         person: None,
+        on_read: None,
     }
 }
 
