@@ -51,7 +51,10 @@ pub struct BotOptions {
 
 /// See [`BotOptions::on_read`]: called with the `into` name and the value.
 #[derive(Clone)]
-pub struct OnRead(pub Arc<dyn Fn(&str, &str) + Send + Sync>);
+pub struct OnRead(pub Arc<ReadFn>);
+
+/// The function inside an [`OnRead`].
+pub type ReadFn = dyn Fn(&str, &str) + Send + Sync;
 
 impl std::fmt::Debug for OnRead {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
