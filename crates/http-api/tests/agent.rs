@@ -127,14 +127,20 @@ async fn complete_information_is_submitted_by_itself() {
     assert_eq!(state["invoice_type"], "general");
     assert!(!state["validation_reports"].as_array().unwrap().is_empty());
 
-    // Processing again, or forcing, files nothing twice.
+    // Processing again files nothing twice: the ledger knows the invoice is claimed, so the
+    // agent asks instead of submitting, and says which claim holds it.
     let again = run(&app, &format!("/api/agent/process/{id}"), config()).await;
-    assert_eq!(done(&again)["submit_ok"], false, "{:?}", done(&again));
+    assert_ne!(done(&again)["submit_ok"], true, "{:?}", done(&again));
+    let request = again
+        .iter()
+        .find(|e| e["type"] == "agent_request_supplement")
+        .unwrap_or_else(|| panic!("{again:?}"));
+    let claim_no = result["claim_no"].as_str().unwrap();
     assert!(
-        done(&again)["submit_error"]
-            .as_str()
-            .unwrap()
-            .contains("不再重复提交")
+        request["semantic_issues"]
+            .to_string()
+            .contains(&format!("在报销单 {claim_no} 中报销")),
+        "{request}"
     );
     assert_eq!(portal.claims().await.len(), 1);
 }

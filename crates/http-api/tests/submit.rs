@@ -58,9 +58,8 @@ async fn submit(app: &TestApp, id: &str) -> Value {
     );
     let events = app.open_stream(id, None).await.collect_until_closed().await;
     assert!(
-        events
-            .iter()
-            .any(|e| e.data["type"] == "log" && e.data["module"] == "bot")
+        events.iter().any(|e| e.data["type"] == "log"
+            && (e.data["module"] == "bot" || e.data["module"] == "ledger"))
     );
     events.last().unwrap().data["result"].clone()
 }
@@ -182,8 +181,9 @@ async fn a_general_claim_arrives_exactly_and_is_not_filed_twice() {
     assert!(again["submit_error"].as_str().unwrap().contains(claim_no));
     assert_eq!(portal.claims().await.len(), 1);
 
-    // An edited table may be submitted; the portal then refuses the already claimed invoices,
-    // and its own message, the failing step and a screenshot reach the user.
+    // An edited table is a new submission; the ledger, and after a void the portal, refuse the
+    // already claimed invoices, and the portal's own message, the failing step and a
+    // screenshot reach the user.
     let mut rows = data["data"].clone();
     rows[0]["备注"] = json!("改过");
     let saved: Value = app
@@ -197,6 +197,24 @@ async fn a_general_claim_arrives_exactly_and_is_not_filed_twice() {
         .await
         .unwrap();
     assert_eq!(saved["ok"], true);
+    // The claims ledger refuses first: the invoices are in an accepted claim.
+    let refused = submit(&app, &id).await;
+    let error = refused["submit_error"].as_str().unwrap();
+    assert!(
+        error.contains("不能重复报销，未提交") && error.contains(claim_no),
+        "{error}"
+    );
+    // Voided in the ledger (sent back by the office, say), the portal still has it.
+    let listed: Value = app.get("/api/claims").await.json().await.unwrap();
+    let ledger_id = listed["claims"][0]["id"].as_i64().unwrap();
+    let voided = app
+        .client
+        .post(app.url(&format!("/api/claims/{ledger_id}/void")))
+        .json(&json!({"reason": "测试：门户自己的查重"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(voided.status(), 200);
     let rejected = submit(&app, &id).await;
     assert_eq!(rejected["submit_ok"], false, "{rejected}");
     let error = rejected["submit_error"].as_str().unwrap();

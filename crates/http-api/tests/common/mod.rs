@@ -93,8 +93,10 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_app_with(mut options: Options) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
     if options.finance.ledger.is_none() {
-        options.finance.ledger =
-            Some(ledger::Ledger::open_sqlite(&data_dir.path().join("ledger.sqlite3")).unwrap());
+        // The ledger's API blocks: not on this runtime's thread.
+        let path = data_dir.path().join("ledger.sqlite3");
+        let opened = tokio::task::spawn_blocking(move || ledger::Ledger::open_sqlite(&path));
+        options.finance.ledger = Some(opened.await.unwrap().unwrap());
     }
     let store = Store::open(
         data_dir.path(),
