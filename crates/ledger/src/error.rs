@@ -89,6 +89,7 @@ mod tests {
             claimant: "张三".into(),
             staff_no: "1001".into(),
             session_id: "s".into(),
+            sha256: String::new(),
         }
     }
 

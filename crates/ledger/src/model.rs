@@ -113,6 +113,9 @@ pub struct Holder {
     pub claimant: String,
     pub staff_no: String,
     pub session_id: String,
+    /// The held invoice's file SHA-256 (lowercase hex), or empty: which probe a
+    /// `holders_by_sha256` answer matched.
+    pub sha256: String,
 }
 
 /// A claim reserved whose outcome was never recorded: to reconcile after a crash.

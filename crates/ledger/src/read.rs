@@ -14,14 +14,14 @@ const PROBE_CHUNK: usize = 100;
 
 /// The holder's columns, in [`holder`]'s order, over `claim_invoices i JOIN claims c`.
 const HOLDER_COLUMNS: &str = "i.invoice_key, c.id, c.claim_no, c.status, c.submitted_on, \
-     c.claimant, c.staff_no, c.session_id";
+     c.claimant, c.staff_no, c.session_id, i.sha256";
 
 pub(crate) fn status(word: &str) -> Result<ClaimStatus, sqlx::Error> {
     ClaimStatus::parse(word)
         .ok_or_else(|| sqlx::Error::Decode(format!("unknown claim status `{word}`").into()))
 }
 
-/// The holder in the columns `first..first + 8` of `row` (see [`HOLDER_COLUMNS`]).
+/// The holder in the columns `first..first + 9` of `row` (see [`HOLDER_COLUMNS`]).
 fn holder<R: Record>(row: &R, first: usize) -> Result<Holder, sqlx::Error> {
     Ok(Holder {
         invoice_key: row.text(first)?,
@@ -32,6 +32,7 @@ fn holder<R: Record>(row: &R, first: usize) -> Result<Holder, sqlx::Error> {
         claimant: row.text(first + 5)?,
         staff_no: row.text(first + 6)?,
         session_id: row.text(first + 7)?,
+        sha256: row.text(first + 8)?,
     })
 }
 

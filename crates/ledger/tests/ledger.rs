@@ -245,6 +245,7 @@ fn already_claimed_names_every_holder(db: &TestDb) {
             claimant: "李四".into(),
             staff_no: "1002".into(),
             session_id: "session-of-1002".into(),
+            sha256: format!("{N3:0>64}"),
         },
         Holder {
             invoice_key: N1.into(),
@@ -255,6 +256,7 @@ fn already_claimed_names_every_holder(db: &TestDb) {
             claimant: "张三".into(),
             staff_no: "1001".into(),
             session_id: "session-of-1001".into(),
+            sha256: format!("{N1:0>64}"),
         },
     ];
     assert_eq!(holders, &expected, "in the draft's order");

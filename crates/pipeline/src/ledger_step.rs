@@ -108,14 +108,18 @@ fn lookups(
             found.push((index, LedgerFinding::Claimed, holder_sentence(&holder)));
         }
     }
-    // The ledger answers a hash with its holders, not which probe they matched: ask per file.
+    let hashes: Vec<String> = entries
+        .iter()
+        .map(|e| e.sha256.clone())
+        .filter(|h| !h.is_empty())
+        .collect();
+    let by_hash = ledger.holders_by_sha256(&hashes)?;
     for (index, entry) in entries.iter().enumerate() {
-        if entry.sha256.is_empty() {
-            continue;
-        }
-        let holders = ledger.holders_by_sha256(std::slice::from_ref(&entry.sha256))?;
         // The same key is already "claimed"; the same file under another number is news.
-        if let Some(holder) = holders.iter().find(|h| h.invoice_key != entry.key) {
+        let other = by_hash.iter().find(|h| {
+            !entry.sha256.is_empty() && h.sha256 == entry.sha256 && h.invoice_key != entry.key
+        });
+        if let Some(holder) = other {
             found.push((
                 index,
                 LedgerFinding::SameFile,
