@@ -93,8 +93,13 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_app_with(mut options: Options) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
     if options.finance.ledger.is_none() {
-        options.finance.ledger =
-            Some(ledger::Ledger::open_sqlite(&data_dir.path().join("ledger.sqlite3")).unwrap());
+        // Opening blocks (the ledger starts its own runtime): off the async workers.
+        let path = data_dir.path().join("ledger.sqlite3");
+        let ledger = tokio::task::spawn_blocking(move || ledger::Ledger::open_sqlite(&path))
+            .await
+            .unwrap()
+            .unwrap();
+        options.finance.ledger = Some(ledger);
     }
     let store = Store::open(
         data_dir.path(),
