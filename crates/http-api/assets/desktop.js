@@ -1,6 +1,6 @@
 // The desktop page: session, uploads, the phone's QR code, configuration, processing with live
-// progress, the agent's questions, the portal's captcha, the editable table and the
-// submission's outcome.
+// progress, the agent's questions, the portal's captcha, the editable table (with what the
+// claims ledger knows of its invoices) and the submission's outcome.
 "use strict";
 
 const COLUMNS = ["序号", "发票号码", "开票日期", "项目名称", "规格型号", "价税合计", "销售方名称",
@@ -10,6 +10,8 @@ const CONFIG_FIELDS = ["username", "password", "default_name", "default_card_no"
 const AGENT_STATES = { idle: "未开始", extracting: "正在提取和校验", awaiting_supplement: "等待补充信息",
   ready: "信息完整", submitting: "正在提交", done: "已完成", error: "出错" };
 const FILE_STATUS = { processing: "处理中", done: "完成", cached: "完成（缓存）", error: "失败" };
+// The ledger's findings on a table row: the first two block a submission, the last warns.
+const LEDGER_FINDINGS = { claimed: "", same_file: "相同文件", near_duplicate: "疑似重复" };
 
 const $ = (id) => document.getElementById(id);
 let sessionId = null;
@@ -19,6 +21,8 @@ let restored = false;
 let docUrl = null;
 let table = { csv_filename: "", fields: COLUMNS, rows: [] };
 let flagged = {};
+// What the claims ledger said of each row as loaded; a row keeps its marks when others go.
+let ledgerMarks = new WeakMap();
 let stream = null;
 
 async function startSession() {
@@ -379,6 +383,13 @@ async function loadTable() {
   try { data = await api.json("GET", "/api/data/" + sessionId); } catch (_) { return false; }
   await loadFlags();
   table = { csv_filename: data.csv_filename, fields: data.fields, rows: data.data };
+  ledgerMarks = new WeakMap();
+  for (const mark of data.ledger || []) {
+    const row = table.rows[mark.row - 1];
+    if (!row) continue;
+    if (!ledgerMarks.has(row)) ledgerMarks.set(row, []);
+    ledgerMarks.get(row).push(mark);
+  }
   $("table-file").textContent = data.csv_filename;
   renderTable();
   renderDownloads(docUrl);
@@ -393,8 +404,15 @@ function renderTable() {
   $("table").tHead.replaceChildren(head);
   const body = $("table").tBodies[0];
   body.replaceChildren();
+  const warnings = [];
   table.rows.forEach((row, index) => {
     const tr = el("tr");
+    const marks = ledgerMarks.get(row) || [];
+    if (marks.length > 0) {
+      tr.className = marks.some(isBlocking) ? "claimed" : "near-duplicate";
+      tr.title = marks.map((mark) => mark.message).join("\n");
+      for (const mark of marks) warnings.push([index + 1, mark]);
+    }
     for (const field of table.fields) {
       const td = el("td");
       const input = el("input");
@@ -415,7 +433,22 @@ function renderTable() {
     tr.appendChild(td);
     body.appendChild(tr);
   });
+  renderLedgerWarnings(warnings);
   renderTotals();
+}
+
+function isBlocking(mark) { return mark.finding !== "near_duplicate"; }
+
+/// Under the table, one line per finding: 第 1 行：该发票已于 … 中报销（张三）.
+function renderLedgerWarnings(warnings) {
+  const list = $("ledger-warnings");
+  list.replaceChildren();
+  for (const [number, mark] of warnings) {
+    const kind = LEDGER_FINDINGS[mark.finding];
+    const text = "第 " + number + " 行" + (kind ? "（" + kind + "）" : "") + "：" + mark.message;
+    list.appendChild(el("li", text, isBlocking(mark) ? "error" : "warn"));
+  }
+  list.hidden = warnings.length === 0;
 }
 
 function renderTotals() {
