@@ -1,6 +1,6 @@
 // The desktop page: session, uploads, the phone's QR code, configuration, processing with live
 // progress, the agent's questions, the portal's captcha, the editable table (with what the
-// claims ledger knows of its invoices) and the submission's outcome.
+// claims ledger knows of its invoices) and the submission's outcome; and the history of claims.
 "use strict";
 
 const COLUMNS = ["序号", "发票号码", "开票日期", "项目名称", "规格型号", "价税合计", "销售方名称",
@@ -12,6 +12,7 @@ const AGENT_STATES = { idle: "未开始", extracting: "正在提取和校验", a
 const FILE_STATUS = { processing: "处理中", done: "完成", cached: "完成（缓存）", error: "失败" };
 // The ledger's findings on a table row: the first two block a submission, the last warns.
 const LEDGER_FINDINGS = { claimed: "", same_file: "相同文件", near_duplicate: "疑似重复" };
+const CLAIM_KINDS = { general: "日常", travel: "差旅" };
 
 const $ = (id) => document.getElementById(id);
 let sessionId = null;
@@ -498,6 +499,185 @@ async function saveTable() {
   }
 }
 
+// ---- history of claims ----
+
+// The claim whose details show (its ledger id), or null.
+let openClaim = null;
+
+/// Shows the session's work or the history; the history is asked for only when opened.
+function showView(history) {
+  $("work").hidden = history;
+  $("history").hidden = !history;
+  $("tab-work").setAttribute("aria-pressed", String(!history));
+  $("tab-history").setAttribute("aria-pressed", String(history));
+  if (history) loadClaims();
+}
+
+/// The filters as a query string, empty ones left out: the list and the exports share it.
+function historyQuery() {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData($("history-filter"))) {
+    if (String(value).trim()) params.set(name, String(value).trim());
+  }
+  const text = params.toString();
+  return text ? "?" + text : "";
+}
+
+function updateExports() {
+  const query = historyQuery();
+  $("export-csv").href = "/api/claims/export.csv" + query;
+  $("export-xlsx").href = "/api/claims/export.xlsx" + query;
+}
+
+async function loadClaims() {
+  updateExports();
+  $("history-error").hidden = true;
+  try {
+    renderClaims((await api.json("GET", "/api/claims" + historyQuery())).claims);
+  } catch (error) {
+    $("history-error").textContent = "无法读取历史报销：" + error.message;
+    $("history-error").hidden = false;
+  }
+}
+
+function claimName(claim) { return claim.claim_no || "（未编号 #" + claim.id + "）"; }
+
+function claimant(claim) { return claim.claimant + (claim.staff_no ? "（" + claim.staff_no + "）" : ""); }
+
+/// Yuan from cents, as the server writes them (255.00).
+function yuan(cents) { return (cents / 100).toFixed(2); }
+
+/// A UTC time from the ledger in this computer's time: 2026-11-02 16:30.
+function localTime(utc) {
+  const date = new Date(utc);
+  if (!utc || Number.isNaN(date.getTime())) return utc || "";
+  const two = (n) => String(n).padStart(2, "0");
+  return date.getFullYear() + "-" + two(date.getMonth() + 1) + "-" + two(date.getDate()) + " " +
+    two(date.getHours()) + ":" + two(date.getMinutes());
+}
+
+function renderClaims(claims) {
+  const body = $("claims").tBodies[0];
+  body.replaceChildren();
+  $("history-count").textContent = claims.length > 0 ? "共 " + claims.length + " 张报销单" : "没有符合条件的报销单。";
+  for (const claim of claims) {
+    const tr = el("tr", null, "status-" + claim.status);
+    tr.dataset.id = String(claim.id);
+    tr.classList.toggle("current", claim.id === openClaim);
+    const open = el("button", claimName(claim), "linkish");
+    open.type = "button";
+    open.title = "查看详情";
+    open.addEventListener("click", () => showClaim(claim.id));
+    const first = el("td");
+    first.appendChild(open);
+    tr.appendChild(first);
+    tr.appendChild(el("td", claim.submitted_on));
+    tr.appendChild(el("td", CLAIM_KINDS[claim.kind] || claim.kind));
+    tr.appendChild(el("td", claimant(claim)));
+    tr.appendChild(el("td", claim.total, "num"));
+    tr.appendChild(el("td", claim.invoice_count, "num"));
+    tr.appendChild(el("td", claim.status_label));
+    body.appendChild(tr);
+  }
+}
+
+async function showClaim(id) {
+  openClaim = id;
+  for (const tr of $("claims").tBodies[0].rows) tr.classList.toggle("current", tr.dataset.id === String(id));
+  $("void-result").hidden = true;
+  try {
+    renderClaim(await api.json("GET", "/api/claims/" + id));
+  } catch (error) {
+    $("history-error").textContent = "无法读取报销单：" + error.message;
+    $("history-error").hidden = false;
+  }
+}
+
+function renderClaim(detail) {
+  const claim = detail.summary;
+  $("claim-title").textContent = "报销单 " + claimName(claim);
+  const facts = [["状态", claim.status_label], ["日期", claim.submitted_on],
+    ["类型", CLAIM_KINDS[claim.kind] || claim.kind], ["报销人", claimant(claim)],
+    ["金额", claim.total + " 元"], ["发票数", claim.invoice_count], ["财务系统", claim.portal],
+    ["提交时间", localTime(claim.reserved_at)]];
+  if (claim.accepted_at) facts.push(["报销时间", localTime(claim.accepted_at)]);
+  if (detail.voided) {
+    facts.push(["作废原因", detail.voided.reason], ["作废人", detail.voided.by],
+      ["作废时间", localTime(detail.voided.at)]);
+  }
+  if (detail.released) {
+    facts.push(["释放原因", detail.released.reason], ["释放时间", localTime(detail.released.at)]);
+  }
+  const list = $("claim-summary");
+  list.replaceChildren();
+  for (const [term, value] of facts) {
+    list.appendChild(el("dt", term));
+    list.appendChild(el("dd", value));
+  }
+  const body = $("claim-invoices").tBodies[0];
+  body.replaceChildren();
+  for (const invoice of detail.invoices) {
+    const tr = el("tr");
+    tr.appendChild(el("td", invoice.number || invoice.key));
+    tr.appendChild(el("td", invoice.date));
+    tr.appendChild(el("td", yuan(invoice.amount_cents), "num"));
+    tr.appendChild(el("td", invoice.seller));
+    body.appendChild(tr);
+  }
+  const accepted = claim.status === "accepted";
+  $("void-form").hidden = !accepted;
+  if (accepted) {
+    $("void-reason").value = "";
+    $("void-error").hidden = true;
+    $("void-send").disabled = false;
+  }
+  $("claim-detail").hidden = false;
+  showClaimFiles(detail);
+}
+
+/// The files of the claim's session, when the session is still here.
+async function showClaimFiles(detail) {
+  const box = $("claim-files");
+  box.hidden = true;
+  if (!detail.files_url) return;
+  const session = detail.summary.session_id;
+  const listing = await api.json("GET", detail.files_url).catch(() => null);
+  if (!listing || openClaim !== detail.summary.id) return;
+  const list = $("claim-file-list");
+  list.replaceChildren();
+  if (listing.files.length === 0) list.appendChild(el("li", "（没有文件）", "muted"));
+  for (const file of listing.files) {
+    const item = el("li");
+    const link = el("a", file.name);
+    link.href = "/api/download/" + encodeURIComponent(session) + "/" + encodeURIComponent(file.name);
+    item.appendChild(link);
+    item.appendChild(el("span", " " + sizeText(file.size), "muted"));
+    list.appendChild(item);
+  }
+  $("claim-session").href = "/#s=" + encodeURIComponent(session);
+  box.hidden = false;
+}
+
+async function voidClaim(e) {
+  e.preventDefault();
+  const id = openClaim;
+  if (id === null) return;
+  $("void-error").hidden = true;
+  $("void-send").disabled = true;
+  try {
+    await api.json("POST", "/api/claims/" + id + "/void", { reason: $("void-reason").value, by: $("void-by").value });
+  } catch (error) {
+    $("void-error").textContent = error.message;
+    $("void-error").hidden = false;
+    $("void-send").disabled = false;
+    $("void-reason").focus();
+    return;
+  }
+  await Promise.all([showClaim(id), loadClaims()]);
+  $("void-result").textContent = "已作废，其中的发票可以再次报销。";
+  $("void-result").hidden = false;
+}
+
 // ---- wiring ----
 
 function wire() {
@@ -534,6 +714,11 @@ function wire() {
   });
   $("save").addEventListener("click", saveTable);
   $("challenge").addEventListener("submit", answerChallenge);
+  $("tab-work").addEventListener("click", () => showView(false));
+  $("tab-history").addEventListener("click", () => showView(true));
+  $("history-filter").addEventListener("submit", (e) => { e.preventDefault(); loadClaims(); });
+  $("history-filter").addEventListener("input", updateExports);
+  $("void-form").addEventListener("submit", voidClaim);
   $("submit").addEventListener("click", async () => {
     await saveTable();
     start("/api/submit-financial/", undefined);
