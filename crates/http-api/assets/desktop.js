@@ -1,6 +1,6 @@
 // The desktop page: session, uploads, the phone's QR code, configuration, processing with live
-// progress, the agent's questions, the portal's captcha, the editable table and the
-// submission's outcome.
+// progress, the agent's questions, the portal's captcha, the editable table (with what the
+// claims ledger knows of its invoices) and the submission's outcome; and the history of claims.
 "use strict";
 
 const COLUMNS = ["序号", "发票号码", "开票日期", "项目名称", "规格型号", "价税合计", "销售方名称",
@@ -10,6 +10,9 @@ const CONFIG_FIELDS = ["username", "password", "default_name", "default_card_no"
 const AGENT_STATES = { idle: "未开始", extracting: "正在提取和校验", awaiting_supplement: "等待补充信息",
   ready: "信息完整", submitting: "正在提交", done: "已完成", error: "出错" };
 const FILE_STATUS = { processing: "处理中", done: "完成", cached: "完成（缓存）", error: "失败" };
+// The ledger's findings on a table row: the first two block a submission, the last warns.
+const LEDGER_FINDINGS = { claimed: "", same_file: "相同文件", near_duplicate: "疑似重复" };
+const CLAIM_KINDS = { general: "日常", travel: "差旅" };
 
 const $ = (id) => document.getElementById(id);
 let sessionId = null;
@@ -19,6 +22,8 @@ let restored = false;
 let docUrl = null;
 let table = { csv_filename: "", fields: COLUMNS, rows: [] };
 let flagged = {};
+// What the claims ledger said of each row as loaded; a row keeps its marks when others go.
+let ledgerMarks = new WeakMap();
 let stream = null;
 
 async function startSession() {
@@ -379,6 +384,13 @@ async function loadTable() {
   try { data = await api.json("GET", "/api/data/" + sessionId); } catch (_) { return false; }
   await loadFlags();
   table = { csv_filename: data.csv_filename, fields: data.fields, rows: data.data };
+  ledgerMarks = new WeakMap();
+  for (const mark of data.ledger || []) {
+    const row = table.rows[mark.row - 1];
+    if (!row) continue;
+    if (!ledgerMarks.has(row)) ledgerMarks.set(row, []);
+    ledgerMarks.get(row).push(mark);
+  }
   $("table-file").textContent = data.csv_filename;
   renderTable();
   renderDownloads(docUrl);
@@ -393,8 +405,15 @@ function renderTable() {
   $("table").tHead.replaceChildren(head);
   const body = $("table").tBodies[0];
   body.replaceChildren();
+  const warnings = [];
   table.rows.forEach((row, index) => {
     const tr = el("tr");
+    const marks = ledgerMarks.get(row) || [];
+    if (marks.length > 0) {
+      tr.className = marks.some(isBlocking) ? "claimed" : "near-duplicate";
+      tr.title = marks.map((mark) => mark.message).join("\n");
+      for (const mark of marks) warnings.push([index + 1, mark]);
+    }
     for (const field of table.fields) {
       const td = el("td");
       const input = el("input");
@@ -415,7 +434,22 @@ function renderTable() {
     tr.appendChild(td);
     body.appendChild(tr);
   });
+  renderLedgerWarnings(warnings);
   renderTotals();
+}
+
+function isBlocking(mark) { return mark.finding !== "near_duplicate"; }
+
+/// Under the table, one line per finding: 第 1 行：该发票已于 … 中报销（张三）.
+function renderLedgerWarnings(warnings) {
+  const list = $("ledger-warnings");
+  list.replaceChildren();
+  for (const [number, mark] of warnings) {
+    const kind = LEDGER_FINDINGS[mark.finding];
+    const text = "第 " + number + " 行" + (kind ? "（" + kind + "）" : "") + "：" + mark.message;
+    list.appendChild(el("li", text, isBlocking(mark) ? "error" : "warn"));
+  }
+  list.hidden = warnings.length === 0;
 }
 
 function renderTotals() {
@@ -465,6 +499,185 @@ async function saveTable() {
   }
 }
 
+// ---- history of claims ----
+
+// The claim whose details show (its ledger id), or null.
+let openClaim = null;
+
+/// Shows the session's work or the history; the history is asked for only when opened.
+function showView(history) {
+  $("work").hidden = history;
+  $("history").hidden = !history;
+  $("tab-work").setAttribute("aria-pressed", String(!history));
+  $("tab-history").setAttribute("aria-pressed", String(history));
+  if (history) loadClaims();
+}
+
+/// The filters as a query string, empty ones left out: the list and the exports share it.
+function historyQuery() {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData($("history-filter"))) {
+    if (String(value).trim()) params.set(name, String(value).trim());
+  }
+  const text = params.toString();
+  return text ? "?" + text : "";
+}
+
+function updateExports() {
+  const query = historyQuery();
+  $("export-csv").href = "/api/claims/export.csv" + query;
+  $("export-xlsx").href = "/api/claims/export.xlsx" + query;
+}
+
+async function loadClaims() {
+  updateExports();
+  $("history-error").hidden = true;
+  try {
+    renderClaims((await api.json("GET", "/api/claims" + historyQuery())).claims);
+  } catch (error) {
+    $("history-error").textContent = "无法读取历史报销：" + error.message;
+    $("history-error").hidden = false;
+  }
+}
+
+function claimName(claim) { return claim.claim_no || "（未编号 #" + claim.id + "）"; }
+
+function claimant(claim) { return claim.claimant + (claim.staff_no ? "（" + claim.staff_no + "）" : ""); }
+
+/// Yuan from cents, as the server writes them (255.00).
+function yuan(cents) { return (cents / 100).toFixed(2); }
+
+/// A UTC time from the ledger in this computer's time: 2026-11-02 16:30.
+function localTime(utc) {
+  const date = new Date(utc);
+  if (!utc || Number.isNaN(date.getTime())) return utc || "";
+  const two = (n) => String(n).padStart(2, "0");
+  return date.getFullYear() + "-" + two(date.getMonth() + 1) + "-" + two(date.getDate()) + " " +
+    two(date.getHours()) + ":" + two(date.getMinutes());
+}
+
+function renderClaims(claims) {
+  const body = $("claims").tBodies[0];
+  body.replaceChildren();
+  $("history-count").textContent = claims.length > 0 ? "共 " + claims.length + " 张报销单" : "没有符合条件的报销单。";
+  for (const claim of claims) {
+    const tr = el("tr", null, "status-" + claim.status);
+    tr.dataset.id = String(claim.id);
+    tr.classList.toggle("current", claim.id === openClaim);
+    const open = el("button", claimName(claim), "linkish");
+    open.type = "button";
+    open.title = "查看详情";
+    open.addEventListener("click", () => showClaim(claim.id));
+    const first = el("td");
+    first.appendChild(open);
+    tr.appendChild(first);
+    tr.appendChild(el("td", claim.submitted_on));
+    tr.appendChild(el("td", CLAIM_KINDS[claim.kind] || claim.kind));
+    tr.appendChild(el("td", claimant(claim)));
+    tr.appendChild(el("td", claim.total, "num"));
+    tr.appendChild(el("td", claim.invoice_count, "num"));
+    tr.appendChild(el("td", claim.status_label));
+    body.appendChild(tr);
+  }
+}
+
+async function showClaim(id) {
+  openClaim = id;
+  for (const tr of $("claims").tBodies[0].rows) tr.classList.toggle("current", tr.dataset.id === String(id));
+  $("void-result").hidden = true;
+  try {
+    renderClaim(await api.json("GET", "/api/claims/" + id));
+  } catch (error) {
+    $("history-error").textContent = "无法读取报销单：" + error.message;
+    $("history-error").hidden = false;
+  }
+}
+
+function renderClaim(detail) {
+  const claim = detail.summary;
+  $("claim-title").textContent = "报销单 " + claimName(claim);
+  const facts = [["状态", claim.status_label], ["日期", claim.submitted_on],
+    ["类型", CLAIM_KINDS[claim.kind] || claim.kind], ["报销人", claimant(claim)],
+    ["金额", claim.total + " 元"], ["发票数", claim.invoice_count], ["财务系统", claim.portal],
+    ["提交时间", localTime(claim.reserved_at)]];
+  if (claim.accepted_at) facts.push(["报销时间", localTime(claim.accepted_at)]);
+  if (detail.voided) {
+    facts.push(["作废原因", detail.voided.reason], ["作废人", detail.voided.by],
+      ["作废时间", localTime(detail.voided.at)]);
+  }
+  if (detail.released) {
+    facts.push(["释放原因", detail.released.reason], ["释放时间", localTime(detail.released.at)]);
+  }
+  const list = $("claim-summary");
+  list.replaceChildren();
+  for (const [term, value] of facts) {
+    list.appendChild(el("dt", term));
+    list.appendChild(el("dd", value));
+  }
+  const body = $("claim-invoices").tBodies[0];
+  body.replaceChildren();
+  for (const invoice of detail.invoices) {
+    const tr = el("tr");
+    tr.appendChild(el("td", invoice.number || invoice.key));
+    tr.appendChild(el("td", invoice.date));
+    tr.appendChild(el("td", yuan(invoice.amount_cents), "num"));
+    tr.appendChild(el("td", invoice.seller));
+    body.appendChild(tr);
+  }
+  const accepted = claim.status === "accepted";
+  $("void-form").hidden = !accepted;
+  if (accepted) {
+    $("void-reason").value = "";
+    $("void-error").hidden = true;
+    $("void-send").disabled = false;
+  }
+  $("claim-detail").hidden = false;
+  showClaimFiles(detail);
+}
+
+/// The files of the claim's session, when the session is still here.
+async function showClaimFiles(detail) {
+  const box = $("claim-files");
+  box.hidden = true;
+  if (!detail.files_url) return;
+  const session = detail.summary.session_id;
+  const listing = await api.json("GET", detail.files_url).catch(() => null);
+  if (!listing || openClaim !== detail.summary.id) return;
+  const list = $("claim-file-list");
+  list.replaceChildren();
+  if (listing.files.length === 0) list.appendChild(el("li", "（没有文件）", "muted"));
+  for (const file of listing.files) {
+    const item = el("li");
+    const link = el("a", file.name);
+    link.href = "/api/download/" + encodeURIComponent(session) + "/" + encodeURIComponent(file.name);
+    item.appendChild(link);
+    item.appendChild(el("span", " " + sizeText(file.size), "muted"));
+    list.appendChild(item);
+  }
+  $("claim-session").href = "/#s=" + encodeURIComponent(session);
+  box.hidden = false;
+}
+
+async function voidClaim(e) {
+  e.preventDefault();
+  const id = openClaim;
+  if (id === null) return;
+  $("void-error").hidden = true;
+  $("void-send").disabled = true;
+  try {
+    await api.json("POST", "/api/claims/" + id + "/void", { reason: $("void-reason").value, by: $("void-by").value });
+  } catch (error) {
+    $("void-error").textContent = error.message;
+    $("void-error").hidden = false;
+    $("void-send").disabled = false;
+    $("void-reason").focus();
+    return;
+  }
+  await Promise.all([showClaim(id), loadClaims()]);
+  $("void-result").textContent = "已作废，其中的发票可以再次报销。";
+  $("void-result").hidden = false;
+}
+
 // ---- wiring ----
 
 function wire() {
@@ -501,6 +714,11 @@ function wire() {
   });
   $("save").addEventListener("click", saveTable);
   $("challenge").addEventListener("submit", answerChallenge);
+  $("tab-work").addEventListener("click", () => showView(false));
+  $("tab-history").addEventListener("click", () => showView(true));
+  $("history-filter").addEventListener("submit", (e) => { e.preventDefault(); loadClaims(); });
+  $("history-filter").addEventListener("input", updateExports);
+  $("void-form").addEventListener("submit", voidClaim);
   $("submit").addEventListener("click", async () => {
     await saveTable();
     start("/api/submit-financial/", undefined);

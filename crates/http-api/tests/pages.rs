@@ -1,7 +1,8 @@
 //! The pages in real headless Chromium over WebDriver, read as a person reads them (visible
 //! text): upload from the desktop and from the phone page at 375 px, the phone's file on the
 //! desktop without a reload, the agent asking, a text supplement, the claim number; the table
-//! edited and saved; hostile names shown as text; the portal's captcha asked and answered.
+//! edited and saved; hostile names shown as text; the portal's captcha asked and answered; the
+//! history of claims listed, filtered, opened and voided; a row already claimed marked.
 
 #![allow(
     clippy::unwrap_used,
@@ -14,6 +15,7 @@ mod common;
 
 use common::{Options, Portal, TestApp, browser_available, spawn_app_with};
 use finance_bot::{Browser, Challenge, WebDriverTarget};
+use ledger::{ClaimDraft, ClaimId, InvoiceEntry};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -627,5 +629,329 @@ async fn a_campus_claim_through_the_page_with_the_captcha_typed_by_the_person() 
     assert!(result.contains(claim_no), "{result}");
     assert!(!result.contains("单据号："), "the number alone: {result}");
     wait_hidden(driver, "challenge", Duration::from_secs(10)).await;
+    session.close().await;
+}
+
+/// An invoice of a seeded claim, keyed as a 数电 invoice (a 20-digit number, no code).
+fn ledger_invoice(number: &str, date: &str, amount_cents: i64, seller: &str) -> InvoiceEntry {
+    InvoiceEntry {
+        key: ledger::invoice_key("", number),
+        number: number.to_owned(),
+        code: String::new(),
+        date: date.to_owned(),
+        amount_cents,
+        seller: seller.to_owned(),
+        sha256: String::new(),
+    }
+}
+
+/// Records in the app's ledger a claim the portal accepted as `claim_no`, stamped at `at` (UTC),
+/// as a submission would have.
+async fn seed_claim(
+    app: &TestApp,
+    at: &str,
+    claim_no: &str,
+    (kind, staff_no, claimant, session_id): (&str, &str, &str, &str),
+    invoices: Vec<InvoiceEntry>,
+) -> ClaimId {
+    let ledger = app.state.finance.ledger.clone().unwrap();
+    let draft = ClaimDraft {
+        portal: "demo-portal".to_owned(),
+        kind: kind.to_owned(),
+        staff_no: staff_no.to_owned(),
+        claimant: claimant.to_owned(),
+        session_id: session_id.to_owned(),
+        total_cents: invoices.iter().map(|i| i.amount_cents).sum(),
+        invoices,
+    };
+    let (at, claim_no) = (at.to_owned(), claim_no.to_owned());
+    // The ledger blocks: off the async workers.
+    tokio::task::spawn_blocking(move || {
+        ledger.set_clock_for_tests(Some(&at)).unwrap();
+        let id = ledger.reserve(&draft).unwrap();
+        ledger.accept(id, &claim_no).unwrap();
+        ledger.set_clock_for_tests(None).unwrap();
+        id
+    })
+    .await
+    .unwrap()
+}
+
+/// Whether the element with this id is displayed.
+async fn displayed(driver: &WebDriver, id: &str) -> bool {
+    driver
+        .find(By::Id(id))
+        .await
+        .unwrap()
+        .is_displayed()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_history_lists_filters_opens_and_voids_claims() {
+    let app = spawn_app_with(Options::default()).await;
+    // The travel claim's session is still here, with its file; the other's is gone.
+    let session_id = app.create_session().await;
+    let uploaded = app
+        .upload(
+            &session_id,
+            "railway_ticket.pdf",
+            common::fixture("railway_ticket.pdf"),
+        )
+        .await;
+    assert_eq!(uploaded.status(), 200);
+    seed_claim(
+        &app,
+        "2026-11-02T02:00:00Z",
+        "BX20261102-0003",
+        ("general", "100001", "张三", "a-session-long-gone"),
+        vec![
+            ledger_invoice(
+                "25442000000116575693",
+                "2026-10-30",
+                15_500,
+                "长沙市示例文具店",
+            ),
+            ledger_invoice(
+                "25442000000116575694",
+                "2026-10-31",
+                10_000,
+                "长沙市示例文具店",
+            ),
+        ],
+    )
+    .await;
+    let travel = seed_claim(
+        &app,
+        "2026-11-20T03:00:00Z",
+        "BX20261120-0001",
+        ("travel", "100002", "李四", &session_id),
+        vec![ledger_invoice(
+            "25442000000116575695",
+            "2026-11-18",
+            128_050,
+            "中国铁路示例客运段",
+        )],
+    )
+    .await;
+
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+    driver.goto(format!("{}/", app.base)).await.unwrap();
+    wait_text(driver, "#session-id", |t| t.len() == 36).await;
+    // Closed, the history is neither shown nor asked for.
+    assert!(!displayed(driver, "history").await);
+    let asked = driver
+        .execute(
+            "return performance.getEntriesByType('resource')\
+               .filter((e) => e.name.includes('/api/claims')).length;",
+            Vec::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(asked.json(), &json!(0), "the history was fetched unopened");
+
+    // Opened: both claims, newest first, as a person reads them.
+    let tab = driver.find(By::Id("tab-history")).await.unwrap();
+    assert_eq!(tab.text().await.unwrap(), "历史报销");
+    tab.click().await.unwrap();
+    let list = wait_text(driver, "#claims", |t| {
+        t.contains("BX20261102-0003") && t.contains("BX20261120-0001")
+    })
+    .await;
+    for shown in [
+        "2026-11-02",
+        "2026-11-20",
+        "日常",
+        "差旅",
+        "张三（100001）",
+        "李四（100002）",
+        "255.00",
+        "1280.50",
+        "已报销",
+    ] {
+        assert!(list.contains(shown), "{shown} in {list}");
+    }
+    assert!(
+        list.find("BX20261120-0001") < list.find("BX20261102-0003"),
+        "newest first: {list}"
+    );
+    assert!(!displayed(driver, "work").await, "the session's work hides");
+    wait_text(driver, "#history-count", |t| t == "共 2 张报销单").await;
+    snap(driver, "10-history").await;
+
+    // Filtered by text: one remains, and the exports follow the filter.
+    fill(driver, "#history-q", "李四").await;
+    click(driver, "history-search").await;
+    wait_text(driver, "#claims", |t| {
+        t.contains("BX20261120-0001") && !t.contains("BX20261102-0003")
+    })
+    .await;
+    for (id, ext) in [("export-csv", "csv"), ("export-xlsx", "xlsx")] {
+        let link = driver.find(By::Id(id)).await.unwrap();
+        let href = link.attr("href").await.unwrap().unwrap();
+        assert!(
+            href.starts_with(&format!("/api/claims/export.{ext}?")) && href.contains("q="),
+            "{href}"
+        );
+        let export = app.get(&href).await;
+        assert_eq!(export.status(), 200, "{href}");
+        if ext == "csv" {
+            let csv = export.text().await.unwrap();
+            assert!(
+                csv.contains("BX20261120-0001") && !csv.contains("BX20261102-0003"),
+                "{csv}"
+            );
+        }
+    }
+
+    // Its details: the summary, the invoice, the session's file.
+    driver
+        .find(By::Css("#claims tbody button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let detail = wait_text(driver, "#claim-detail", |t| {
+        t.contains("25442000000116575695")
+    })
+    .await;
+    for shown in [
+        "报销单 BX20261120-0001",
+        "2026-11-18",
+        "1280.50",
+        "中国铁路示例客运段",
+        "差旅",
+        "李四（100002）",
+        "已报销",
+    ] {
+        assert!(detail.contains(shown), "{shown} in {detail}");
+    }
+    wait_text(driver, "#claim-files", |t| t.contains("railway_ticket.pdf")).await;
+    snap(driver, "11-claim").await;
+
+    // Voided without a reason: refused in the server's words; then with one.
+    click(driver, "void-send").await;
+    wait_text(driver, "#void-error", |t| t == "请填写作废原因").await;
+    fill(driver, "#void-reason", "行程取消，退回重报").await;
+    fill(driver, "#void-by", "王会计").await;
+    click(driver, "void-send").await;
+    let detail = wait_text(driver, "#claim-detail", |t| t.contains("已作废")).await;
+    assert!(
+        detail.contains("行程取消，退回重报") && detail.contains("王会计"),
+        "{detail}"
+    );
+    assert!(
+        !displayed(driver, "void-form").await,
+        "voided: no second void"
+    );
+    wait_text(driver, "#claims", |t| t.contains("已作废")).await;
+    snap(driver, "12-voided").await;
+
+    let claim: serde_json::Value = app
+        .get(&format!("/api/claims/{travel}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(claim["summary"]["status"], "voided", "{claim}");
+    assert_eq!(claim["voided"]["reason"], "行程取消，退回重报", "{claim}");
+    assert_eq!(claim["voided"]["by"], "王会计", "{claim}");
+    // The one error the browser recorded is the refusal of the empty reason (HTTP 400).
+    let errors = console_errors(driver).await;
+    assert!(
+        errors.len() == 1 && errors[0].contains("/void") && errors[0].contains("400"),
+        "console errors: {errors:#?}"
+    );
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_table_row_already_in_the_ledger_is_marked_with_the_ledgers_words() {
+    let app = spawn_app_with(Options::default()).await;
+    // The fixture's invoice (fixtures/invoices/digital_normal_single.json), already claimed;
+    // and another invoice of the same seller, amount and date in a third person's claim.
+    const NUMBER: &str = "25335400968681583673";
+    const SELLER: &str = "长沙市岳麓区示例湘菜馆";
+    seed_claim(
+        &app,
+        "2026-11-02T02:00:00Z",
+        "BX20261102-0003",
+        ("general", "100001", "张三", "an-earlier-session"),
+        vec![ledger_invoice(NUMBER, "2025-03-14", 29_000, SELLER)],
+    )
+    .await;
+    seed_claim(
+        &app,
+        "2026-11-05T02:00:00Z",
+        "BX20261105-0002",
+        ("general", "100003", "王五", "another-session"),
+        vec![ledger_invoice(
+            "25335400968681580000",
+            "2025-03-14",
+            29_000,
+            SELLER,
+        )],
+    )
+    .await;
+
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+    extract_one(
+        driver,
+        &app,
+        "digital_normal_single.pdf",
+        &[("username", "100001"), ("default_name", "张三")],
+    )
+    .await;
+    let number = driver
+        .find(By::Css("input[aria-label='第 1 行 发票号码']"))
+        .await
+        .unwrap()
+        .value()
+        .await
+        .unwrap();
+    assert_eq!(number.as_deref(), Some(NUMBER), "the fixture's invoice");
+
+    let warnings = wait_text(driver, "#ledger-warnings", |t| t.contains("第 1 行")).await;
+    let claimed = driver
+        .find(By::Css("#ledger-warnings li.error"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        claimed, "第 1 行：该发票已于 2026-11-02 在报销单 BX20261102-0003 中报销（张三）",
+        "{warnings}"
+    );
+    let near = driver
+        .find(By::Css("#ledger-warnings li.warn"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        near.starts_with("第 1 行（疑似重复）：") && near.contains("BX20261105-0002"),
+        "{warnings}"
+    );
+    // The row itself is marked, and says why when pointed at.
+    let row = driver.find(By::Css("#table tbody tr")).await.unwrap();
+    assert_eq!(row.attr("class").await.unwrap().as_deref(), Some("claimed"));
+    let title = row.attr("title").await.unwrap().unwrap_or_default();
+    assert!(title.contains("BX20261102-0003"), "{title}");
+    driver
+        .find(By::Id("ledger-warnings"))
+        .await
+        .unwrap()
+        .scroll_into_view()
+        .await
+        .unwrap();
+    snap(driver, "13-claimed-row").await;
+    let errors = console_errors(driver).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
     session.close().await;
 }
