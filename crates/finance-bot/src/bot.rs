@@ -47,7 +47,14 @@ pub struct BotOptions {
     /// all): a caller that records the claim number then does not lose it if the process dies
     /// while the browser closes.
     pub on_read: Option<OnRead>,
+    /// Told (with [`FINAL_SUBMIT_KEY`] and the step's label) right before the final submit
+    /// step runs ([`final_submit_index`]): from then on the portal may have filed the claim
+    /// even if the run never finishes, which a caller recovering from a crash must know.
+    pub before_final_submit: Option<OnRead>,
 }
+
+/// The key [`BotOptions::before_final_submit`] is called with.
+pub const FINAL_SUBMIT_KEY: &str = "final_submit";
 
 /// See [`BotOptions::on_read`]: called with the `into` name and the value.
 #[derive(Clone)]
@@ -75,6 +82,7 @@ impl Default for BotOptions {
             work_dir: None,
             person: None,
             on_read: None,
+            before_final_submit: None,
         }
     }
 }
@@ -261,6 +269,7 @@ impl Bot {
         );
         runner.person = options.person.clone();
         runner.on_read = options.on_read.clone();
+        runner.before_final_submit = options.before_final_submit.clone();
         runner.shots = mode.shots.map(StepShots::new);
         let clock = runner.clock.clone();
         let finished = {

@@ -130,6 +130,8 @@ pub struct Runner<'a> {
     pub(crate) person: Option<Arc<dyn Person>>,
     /// Told each value read, as it is read.
     pub(crate) on_read: Option<crate::bot::OnRead>,
+    /// Told right before the final submit step runs.
+    pub(crate) before_final_submit: Option<crate::bot::OnRead>,
     pub(crate) clock: PersonClock,
     /// A screenshot after every step (`reimburse flow try`).
     pub(crate) shots: Option<StepShots>,
@@ -157,6 +159,7 @@ impl<'a> Runner<'a> {
             secrets,
             person: None,
             on_read: None,
+            before_final_submit: None,
             clock: PersonClock::default(),
             shots: None,
             values: BTreeMap::new(),
@@ -175,9 +178,16 @@ impl<'a> Runner<'a> {
         stop_before: Option<usize>,
     ) -> Result<(), SubmitError> {
         let rows = scope.rows();
+        let final_submit = crate::bot::final_submit_index(steps);
         for (i, step) in steps.iter().enumerate() {
             if stop_before == Some(i) {
                 break;
+            }
+            if final_submit == Some(i)
+                && let Some(before) = &self.before_final_submit
+            {
+                // From here on the portal may file the claim: the caller notes it first.
+                (before.0)(crate::bot::FINAL_SUBMIT_KEY, &step.label());
             }
             let position = StepPosition::top(i + 1);
             match &step.action {

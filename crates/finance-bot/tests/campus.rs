@@ -111,6 +111,7 @@ fn options(portal: &CampusThread, dir: &Path, person: Arc<Player>) -> BotOptions
         work_dir: Some(dir.join("work")),
         person: Some(person),
         on_read: None,
+        before_final_submit: None,
     }
 }
 

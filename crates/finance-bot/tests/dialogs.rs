@@ -65,6 +65,7 @@ fn options(base: String, dir: &std::path::Path) -> BotOptions {
         work_dir: Some(dir.join("work")),
         person: None,
         on_read: None,
+        before_final_submit: None,
     }
 }
 

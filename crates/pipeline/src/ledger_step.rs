@@ -205,24 +205,42 @@ pub(crate) fn draft(
     }
 }
 
+/// Hidden session file naming the reservation whose final submit click has started.
+pub(crate) const FINAL_SUBMIT_FILE: &str = ".final-submit.json";
+
 /// Settles the claims a crash left pending: accepted when the session's result says the portal
-/// took the claim (with its number), released otherwise. Returns how many were settled.
+/// took the claim (with its number); released when the run never reached the portal's final
+/// submit; else left pending (提交中): the portal may have filed it, so its invoices stay held
+/// until a person checks the portal and settles it (`POST /api/claims/<id>/void`). Returns how
+/// many were released or accepted.
 pub fn reconcile_ledger(store: &Store, ledger: &Ledger) -> Result<usize, ledger::LedgerError> {
-    let pending = ledger.pending()?;
-    for claim in &pending {
-        let result = store
-            .session(&claim.session_id)
-            .ok()
+    let mut settled = 0;
+    for claim in ledger.pending()? {
+        let session = store.session(&claim.session_id).ok();
+        let result = session
+            .as_ref()
             .and_then(|s| s.read_result().ok().flatten());
         let claim_no = result
             .as_ref()
             .filter(|r| r["submit_ok"] == true)
             .and_then(|r| r["claim_no"].as_str())
             .filter(|n| !n.is_empty());
+        let reached_portal = session
+            .as_ref()
+            .and_then(|s| s.read_json_hidden(FINAL_SUBMIT_FILE))
+            .is_some_and(|note| note["claim_id"] == claim.id.0);
         match claim_no {
             Some(number) => ledger.accept(claim.id, number)?,
-            None => ledger.release(claim.id, "服务重启时提交未完成")?,
+            None if !reached_portal => ledger.release(claim.id, "服务重启时提交未完成")?,
+            None => {
+                tracing::warn!(
+                    session = %claim.session_id,
+                    "a claim was cut off after its final submit: kept as pending until checked"
+                );
+                continue;
+            }
         }
+        settled += 1;
     }
-    Ok(pending.len())
+    Ok(settled)
 }

@@ -221,6 +221,7 @@ fn run(session: &Session, settings: &FinanceSettings, prepared: Prepared) -> Val
         screenshot_dir: session.path().to_path_buf(),
         person: Some(settings.challenges.person(session)),
         on_read: record_claim_no(session, settings, reservation),
+        before_final_submit: note_final_submit(session, reservation),
         ..settings.options.clone()
     };
     let slot = settings.browsers.acquire(|running| {
@@ -300,6 +301,27 @@ fn reserve(
         }
         Err(error) => Err(format!("无法写入报销台账，未提交：{error}")),
     }
+}
+
+/// Notes in the session, right before the portal's final submit, which reservation it files:
+/// a crash after it leaves the claim possibly filed, so start-up keeps its invoices held
+/// instead of releasing them (see `reconcile_ledger`).
+fn note_final_submit(
+    session: &Session,
+    reservation: Option<ClaimId>,
+) -> Option<finance_bot::OnRead> {
+    let id = reservation?;
+    let session = session.clone();
+    Some(finance_bot::OnRead(std::sync::Arc::new(
+        move |_: &str, step: &str| {
+            let note = json!({"claim_id": id.0, "step": step, "at": utc_timestamp()});
+            if let Err(error) =
+                session.write_json_hidden(crate::ledger_step::FINAL_SUBMIT_FILE, &note)
+            {
+                let _ = session.log("ERROR", "ledger", &format!("无法记录提交进度：{error}"));
+            }
+        },
+    )))
 }
 
 /// Records the claim number in the ledger the moment the flow reads it from the portal's

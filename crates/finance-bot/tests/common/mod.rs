@@ -106,6 +106,7 @@ pub fn options(portal: &Portal, dir: &Path) -> BotOptions {
         work_dir: Some(dir.join("work")),
         person: None,
         on_read: None,
+        before_final_submit: None,
     }
 }
 

@@ -104,7 +104,8 @@ pub(crate) struct VoidBody {
     by: String,
 }
 
-/// `POST /api/claims/<id>/void` `{reason, by?}`: the claim's invoices become claimable again.
+/// `POST /api/claims/<id>/void` `{reason, by?}`: the claim's invoices become claimable again
+/// (an accepted claim is voided; one a crash left pending is released).
 pub(crate) async fn void(
     state: web::Data<AppState>,
     id: web::Path<i64>,
@@ -118,7 +119,19 @@ pub(crate) async fn void(
     } else {
         by.trim().to_owned()
     };
-    web::block(move || ledger.void(id, reason.trim(), &by)).await??;
+    web::block(move || match ledger.void(id, reason.trim(), &by) {
+        // A claim a crash left 提交中 after its final submit: the person checked the portal and
+        // found nothing filed, so its invoices are released with the reason.
+        Err(ledger::LedgerError::NotAccepted)
+            if ledger
+                .claim(id)?
+                .is_some_and(|c| c.summary.status == ClaimStatus::Pending) =>
+        {
+            ledger.release(id, &format!("{}（{by}）", reason.trim()))
+        }
+        other => other,
+    })
+    .await??;
     Ok(HttpResponse::Ok().json(json!({"ok": true})))
 }
 
