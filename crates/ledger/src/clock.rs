@@ -32,16 +32,25 @@ impl Clock {
     }
 
     pub(crate) fn now(&self) -> Stamp {
+        stamp(self.unix_secs())
+    }
+
+    /// Now, in Unix seconds.
+    pub(crate) fn unix_secs(&self) -> i64 {
         let fixed = self.fixed.load(Ordering::Relaxed);
-        let secs = if fixed == i64::MIN {
+        if fixed == i64::MIN {
             SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
         } else {
             fixed
-        };
-        stamp(secs)
+        }
     }
+}
+
+/// The UTC RFC 3339 text of `unix_secs`, as the ledger stores times.
+pub(crate) fn utc(unix_secs: i64) -> String {
+    stamp(unix_secs).utc
 }
 
 fn stamp(unix_secs: i64) -> Stamp {
@@ -91,6 +100,16 @@ pub(crate) fn china_time(utc: &str) -> Option<String> {
     ))
 }
 
+/// The UTC instants (RFC 3339 text) at which the China (UTC+8) day `date` (`YYYY-MM-DD`)
+/// begins and the next one begins; None when `date` is not such a date.
+pub(crate) fn china_day(date: &str) -> Option<(String, String)> {
+    if !is_date(date) {
+        return None;
+    }
+    let start = domain::parse_civil_date(date)? * 86_400 - 8 * 3600;
+    Some((utc(start), utc(start + 86_400)))
+}
+
 /// Whether `text` is a `YYYY-MM-DD` date that exists.
 pub(crate) fn is_date(text: &str) -> bool {
     let b = text.as_bytes();
@@ -114,6 +133,14 @@ mod tests {
             china_time("2026-11-28T16:00:00Z").as_deref(),
             Some("2026-11-29 00:00:00")
         );
+        assert_eq!(
+            china_day("2026-11-29"),
+            Some((
+                "2026-11-28T16:00:00Z".to_owned(),
+                "2026-11-29T16:00:00Z".to_owned()
+            ))
+        );
+        assert_eq!(china_day("2026/11/29"), None);
         assert!(is_date("2026-02-28"));
         assert!(!is_date("2026-02-30"));
         assert!(!is_date("2026/02/28"));

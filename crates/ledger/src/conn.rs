@@ -11,11 +11,19 @@ use sqlx::{Database, Pool, Row as _, Transaction};
 pub(crate) enum Arg {
     Int(i64),
     Text(String),
+    /// An `INTEGER` 0/1 in SQLite, a `BOOLEAN` in PostgreSQL (the driver encodes it so).
+    Bool(bool),
 }
 
 impl From<i64> for Arg {
     fn from(v: i64) -> Self {
         Self::Int(v)
+    }
+}
+
+impl From<bool> for Arg {
+    fn from(v: bool) -> Self {
+        Self::Bool(v)
     }
 }
 
@@ -36,6 +44,8 @@ pub(crate) trait Record {
     fn int(&self, i: usize) -> Result<i64, sqlx::Error>;
     fn text(&self, i: usize) -> Result<String, sqlx::Error>;
     fn opt_text(&self, i: usize) -> Result<Option<String>, sqlx::Error>;
+    /// A flag column: `INTEGER` 0/1 in SQLite, `BOOLEAN` in PostgreSQL.
+    fn flag(&self, i: usize) -> Result<bool, sqlx::Error>;
 }
 
 /// A connection of one backend.
@@ -62,6 +72,9 @@ macro_rules! driver {
             fn opt_text(&self, i: usize) -> Result<Option<String>, sqlx::Error> {
                 self.try_get(i)
             }
+            fn flag(&self, i: usize) -> Result<bool, sqlx::Error> {
+                self.try_get(i)
+            }
         }
 
         impl Conn for $conn {
@@ -74,6 +87,7 @@ macro_rules! driver {
                     query = match arg {
                         Arg::Int(v) => query.bind(v),
                         Arg::Text(v) => query.bind(v),
+                        Arg::Bool(v) => query.bind(v),
                     };
                 }
                 Ok(query.execute(&mut *self).await?.rows_affected())
@@ -85,6 +99,7 @@ macro_rules! driver {
                     query = match arg {
                         Arg::Int(v) => query.bind(v),
                         Arg::Text(v) => query.bind(v),
+                        Arg::Bool(v) => query.bind(v),
                     };
                 }
                 query.fetch_all(&mut *self).await

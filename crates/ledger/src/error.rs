@@ -27,6 +27,19 @@ pub enum LedgerError {
     /// A filter value is malformed (a date not `YYYY-MM-DD`).
     #[error("查询条件有误：{0}")]
     InvalidFilter(String),
+    /// A value given to the ledger cannot be stored (an empty username or password hash, …):
+    /// the message says which.
+    #[error("{0}")]
+    Invalid(String),
+    /// A user with this username is already registered.
+    #[error("用户 {0} 已存在")]
+    UserExists(String),
+    /// There is no registered user with this username.
+    #[error("没有用户 {0}")]
+    NoSuchUser(String),
+    /// The user is disabled and cannot sign in.
+    #[error("用户 {0} 已停用")]
+    UserDisabled(String),
     /// The database address is not one the ledger understands.
     #[error("报销台账的数据库地址无效：{0}")]
     BadUrl(String),

@@ -100,11 +100,16 @@ fn line<R: Record>(row: &R) -> Result<Vec<Cell>, sqlx::Error> {
 }
 
 pub(crate) fn csv(rows: &[Vec<Cell>]) -> Result<Vec<u8>, LedgerError> {
+    let headers: Vec<&str> = COLUMNS.iter().map(|(header, _)| *header).collect();
+    csv_table(&headers, rows)
+}
+
+/// `rows` under `headers` as CSV in UTF-8 with a BOM; a text cell that looks like a formula
+/// is written so that it stays text.
+pub(crate) fn csv_table(headers: &[&str], rows: &[Vec<Cell>]) -> Result<Vec<u8>, LedgerError> {
     let export = |e: csv::Error| LedgerError::Export(e.to_string());
     let mut writer = csv::Writer::from_writer(b"\xEF\xBB\xBF".to_vec());
-    writer
-        .write_record(COLUMNS.iter().map(|(header, _)| *header))
-        .map_err(export)?;
+    writer.write_record(headers).map_err(export)?;
     for row in rows {
         let cells = row.iter().map(|cell| match cell {
             // A value that looks like a formula stays text in Excel.

@@ -1,13 +1,14 @@
 //! `Ledger`: the blocking handle the service holds, with its own small runtime.
 
+use crate::accounts::{self, Setting};
 use crate::clock::Clock;
 use crate::error::LedgerError;
 use crate::model::{
-    Backend, ClaimDetail, ClaimDraft, ClaimFilter, ClaimId, ClaimSummary, Holder, InvoiceEntry,
-    PendingClaim,
+    AuditEntry, AuditFilter, AuditRecord, Backend, ClaimDetail, ClaimDraft, ClaimFilter, ClaimId,
+    ClaimSummary, Holder, InvoiceEntry, LoginRecord, NewUser, PendingClaim, UserRecord,
 };
 use crate::open::{self, Pool, Target};
-use crate::{export, query, read, write};
+use crate::{audit, export, query, read, write};
 use std::fmt;
 use std::future::Future;
 use std::path::Path;
@@ -88,17 +89,19 @@ impl Ledger {
         self.inner.pool.backend()
     }
 
-    /// Records a `pending` claim with its invoices, in one transaction. Refused with
-    /// [`LedgerError::AlreadyClaimed`], listing every holder, when any invoice key is active in
-    /// another claim (pending or accepted). The database's unique index on active keys is the
-    /// guard, so two reservations racing from any number of instances cannot both win.
+    /// Records a `pending` claim with its invoices and its owner, in one transaction. Refused
+    /// with [`LedgerError::AlreadyClaimed`], listing every holder, when any invoice key is
+    /// active in another claim (pending or accepted). The database's unique index on active
+    /// keys is the guard, so two reservations racing from any number of instances cannot both
+    /// win.
     pub fn reserve(&self, draft: &ClaimDraft) -> Result<ClaimId, LedgerError> {
         let clock = &self.inner.clock;
         on_pool!(self, pool => write::reserve(pool, clock, draft))
     }
 
     /// A pending claim was accepted by the portal as `claim_no`. Accepting it again with the
-    /// same number is a no-op.
+    /// same number is a no-op. The same transaction appends a `claim_accepted` line to the
+    /// audit trail, by the claim's owner, with its session and `claim_no`.
     pub fn accept(&self, id: ClaimId, claim_no: &str) -> Result<(), LedgerError> {
         let clock = &self.inner.clock;
         on_pool!(self, pool => write::accept(pool, clock, id, claim_no))
@@ -164,6 +167,117 @@ impl Ledger {
     pub fn export_xlsx(&self, filter: &ClaimFilter) -> Result<Vec<u8>, LedgerError> {
         let rows = on_pool!(self, pool => export::rows(pool, filter))?;
         export::xlsx(&rows)
+    }
+
+    /// Registers a user. Refused with [`LedgerError::UserExists`] when the username is taken,
+    /// [`LedgerError::Invalid`] for an empty username (or one with spaces around it) or an
+    /// empty hash. Nothing is written to the audit trail: that is the caller's.
+    pub fn add_user(&self, user: &NewUser) -> Result<(), LedgerError> {
+        let clock = &self.inner.clock;
+        on_pool!(self, pool => accounts::add_user(pool, clock, user))
+    }
+
+    /// The user registered as `username` (exactly); None when there is none.
+    pub fn user(&self, username: &str) -> Result<Option<UserRecord>, LedgerError> {
+        on_pool!(self, pool => accounts::user(pool, username))
+    }
+
+    /// Every registered user, by username.
+    pub fn users(&self) -> Result<Vec<UserRecord>, LedgerError> {
+        on_pool!(self, pool => accounts::users(pool))
+    }
+
+    /// Replaces the user's password hash and ends all their sign-ins (a new password signs
+    /// them out everywhere). [`LedgerError::NoSuchUser`] for an unknown user.
+    pub fn set_password_hash(&self, username: &str, hash: &str) -> Result<(), LedgerError> {
+        let clock = &self.inner.clock;
+        on_pool!(self, pool => accounts::set_password_hash(pool, clock, username, hash))
+    }
+
+    /// Disables (ending all their sign-ins) or enables the user. [`LedgerError::NoSuchUser`]
+    /// for an unknown user.
+    pub fn set_user_disabled(&self, username: &str, disabled: bool) -> Result<(), LedgerError> {
+        let clock = &self.inner.clock;
+        let setting = Setting::Disabled;
+        on_pool!(self, pool => accounts::change_user(
+            pool, clock, username, setting, disabled.into(), disabled
+        ))
+    }
+
+    /// Gives or takes the finance role (every claim, not only one's own); sign-ins see the
+    /// change at once. [`LedgerError::NoSuchUser`] for an unknown user.
+    pub fn set_user_finance(&self, username: &str, finance: bool) -> Result<(), LedgerError> {
+        let clock = &self.inner.clock;
+        let setting = Setting::Finance;
+        on_pool!(self, pool => accounts::change_user(
+            pool, clock, username, setting, finance.into(), false
+        ))
+    }
+
+    /// Records a sign-in of `username` from `address`, kept by the hash of its token, valid
+    /// for `ttl_secs` from now (by the ledger's clock; at most ten years).
+    /// [`LedgerError::NoSuchUser`] or [`LedgerError::UserDisabled`] when the user cannot sign
+    /// in.
+    pub fn create_login(
+        &self,
+        token_hash: &str,
+        username: &str,
+        address: &str,
+        ttl_secs: i64,
+    ) -> Result<LoginRecord, LedgerError> {
+        let clock = &self.inner.clock;
+        on_pool!(self, pool => accounts::create_login(
+            pool, clock, token_hash, username, address, ttl_secs
+        ))
+    }
+
+    /// The sign-in kept by `token_hash`, with its user's current name and role; None when
+    /// there is none, it expired, or its user is disabled.
+    pub fn login(&self, token_hash: &str) -> Result<Option<LoginRecord>, LedgerError> {
+        let clock = &self.inner.clock;
+        on_pool!(self, pool => accounts::login(pool, clock, token_hash))
+    }
+
+    /// Ends the sign-in kept by `token_hash` (signing out); nothing happens when there is none.
+    pub fn delete_login(&self, token_hash: &str) -> Result<(), LedgerError> {
+        on_pool!(self, pool => accounts::delete_login(pool, token_hash))
+    }
+
+    /// Deletes the expired sign-ins; how many.
+    pub fn purge_expired_logins(&self) -> Result<u64, LedgerError> {
+        let clock = &self.inner.clock;
+        on_pool!(self, pool => accounts::purge_expired_logins(pool, clock))
+    }
+
+    /// The defaults `username` saved (a JSON document, as given); None when never saved. Any
+    /// username, registered or not (users signed in by a proxy have no account here).
+    pub fn user_defaults(&self, username: &str) -> Result<Option<String>, LedgerError> {
+        on_pool!(self, pool => accounts::user_defaults(pool, username))
+    }
+
+    /// Saves (or replaces) the defaults of `username`; the ledger does not read them.
+    pub fn set_user_defaults(&self, username: &str, config_json: &str) -> Result<(), LedgerError> {
+        let clock = &self.inner.clock;
+        on_pool!(self, pool => accounts::set_user_defaults(pool, clock, username, config_json))
+    }
+
+    /// Appends `entry` to the audit trail, stamped by the ledger's clock.
+    /// [`LedgerError::Invalid`] when it has no action.
+    pub fn record(&self, entry: &AuditEntry) -> Result<(), LedgerError> {
+        let clock = &self.inner.clock;
+        on_pool!(self, pool => audit::record(pool, clock, entry))
+    }
+
+    /// The audit lines matching `filter`, newest first.
+    pub fn audit_log(&self, filter: &AuditFilter) -> Result<Vec<AuditRecord>, LedgerError> {
+        on_pool!(self, pool => audit::log(pool, filter))
+    }
+
+    /// The audit lines of `filter` (limit and offset included) as CSV in UTF-8 with a BOM,
+    /// the time in China: 时间, 用户, 地址, 操作, 会话, 详情.
+    pub fn export_audit_csv(&self, filter: &AuditFilter) -> Result<Vec<u8>, LedgerError> {
+        let records = on_pool!(self, pool => audit::log(pool, filter))?;
+        audit::csv(&records)
     }
 
     /// Tests only: stamp every later change at `utc` (`2026-11-02T08:00:00Z`) instead of the

@@ -1,4 +1,5 @@
-//! The ledger's vocabulary: claims as drafted, stored, listed and filtered.
+//! The ledger's vocabulary: claims as drafted, stored, listed and filtered; the accounts,
+//! sign-ins and audit trail around them.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -98,6 +99,8 @@ pub struct ClaimDraft {
     pub session_id: String,
     pub total_cents: i64,
     pub invoices: Vec<InvoiceEntry>,
+    /// The service user who submits it (stored as given); empty with sign-in off.
+    pub owner: String,
 }
 
 /// A claim that holds an invoice (pending or accepted).
@@ -142,6 +145,9 @@ pub struct ClaimFilter {
     /// for ASCII).
     pub text: Option<String>,
     pub status: Option<ClaimStatus>,
+    /// Only the claims of this service user, compared exactly (not trimmed; `Some("")` lists
+    /// the claims without an owner), so that a user's view never widens to everyone's.
+    pub owner: Option<String>,
     /// At most this many claims (all when None).
     pub limit: Option<u32>,
     /// Claims skipped before the first listed.
@@ -168,6 +174,8 @@ pub struct ClaimSummary {
     pub reserved_at: String,
     /// UTC, RFC 3339.
     pub accepted_at: Option<String>,
+    /// The service user who submitted it; empty for claims from before sign-in or with it off.
+    pub owner: String,
 }
 
 /// Why and when a pending claim was released.
@@ -194,4 +202,92 @@ pub struct ClaimDetail {
     pub invoices: Vec<InvoiceEntry>,
     pub released: Option<ReleaseInfo>,
     pub voided: Option<VoidInfo>,
+}
+
+/// A user to register with [`crate::Ledger::add_user`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewUser {
+    /// The sign-in name: not empty, no spaces around it; compared exactly.
+    pub username: String,
+    pub display_name: String,
+    /// The password's hash as the caller made it (algorithm and salt included), never the
+    /// password itself.
+    pub password_hash: String,
+    /// Whether the user sees and manages every claim, not only their own.
+    pub finance: bool,
+}
+
+/// A registered user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserRecord {
+    pub username: String,
+    pub display_name: String,
+    pub password_hash: String,
+    pub finance: bool,
+    /// A disabled user cannot sign in; their sign-ins were ended when disabled.
+    pub disabled: bool,
+    /// UTC, RFC 3339.
+    pub created_at: String,
+    /// UTC, RFC 3339: the last change of name, password, role or state.
+    pub updated_at: String,
+}
+
+/// A sign-in that is still valid, with its user's name and role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoginRecord {
+    pub username: String,
+    pub display_name: String,
+    pub finance: bool,
+    /// Where the user signed in from (as the caller gave it).
+    pub address: String,
+    /// UTC, RFC 3339.
+    pub created_at: String,
+    /// UTC, RFC 3339: from this instant on the sign-in is no longer valid.
+    pub expires_at: String,
+}
+
+/// What a caller records in the audit trail; the time comes from the ledger's clock.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditEntry {
+    /// Who did it; empty with sign-in off.
+    pub username: String,
+    /// Where from (as the caller gave it).
+    pub address: String,
+    /// What was done, a short word such as `login` or `claim_accepted` (required).
+    pub action: String,
+    /// The reimbursement session concerned, or empty.
+    pub session_id: String,
+    /// Anything more, as text, or empty. Never a password or its hash.
+    pub detail: String,
+}
+
+/// One line of the audit trail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRecord {
+    pub id: i64,
+    /// UTC, RFC 3339.
+    pub at: String,
+    pub username: String,
+    pub address: String,
+    pub action: String,
+    pub session_id: String,
+    pub detail: String,
+}
+
+/// Which audit lines [`crate::Ledger::audit_log`] and its export list. Empty fields do not
+/// filter.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuditFilter {
+    pub username: Option<String>,
+    pub action: Option<String>,
+    pub session_id: Option<String>,
+    /// First day included, `YYYY-MM-DD` in China (UTC+8).
+    pub from: Option<String>,
+    /// Last day included, `YYYY-MM-DD` in China (UTC+8).
+    pub to: Option<String>,
+    /// At most this many lines (all when None).
+    pub limit: Option<u32>,
+    /// Lines skipped before the first listed.
+    pub offset: u32,
 }

@@ -12,13 +12,14 @@ use sqlx::{Database, Pool};
 /// The summary's columns over `claims c`, in [`summary`]'s order.
 const SUMMARY_COLUMNS: &str = "c.id, c.portal, c.kind, c.staff_no, c.claimant, c.session_id, \
      c.total_cents, (SELECT COUNT(*) FROM claim_invoices n WHERE n.claim_id = c.id), c.status, \
-     c.claim_no, c.submitted_on, c.reserved_at, c.accepted_at";
-const SUMMARY_WIDTH: usize = 13;
+     c.claim_no, c.submitted_on, c.reserved_at, c.accepted_at, c.owner";
+const SUMMARY_WIDTH: usize = 14;
 
 /// Newest first: the submitted date, then the order of reservation.
 pub(crate) const NEWEST_FIRST: &str = "c.submitted_on DESC, c.id DESC";
 
-/// A filter as a `WHERE` clause over `claims c` with its binds, then `LIMIT`/`OFFSET` binds.
+/// A filter as a `WHERE` clause (over `claims c` for a claim filter) with its binds, then
+/// `LIMIT`/`OFFSET` binds.
 #[derive(Debug)]
 pub(crate) struct Selection {
     pub(crate) condition: String,
@@ -28,13 +29,18 @@ pub(crate) struct Selection {
 }
 
 impl Selection {
-    pub(crate) fn new(filter: &ClaimFilter) -> Result<Self, LedgerError> {
-        let mut s = Selection {
+    /// Everything, paged by `limit` (all when None) and `offset`; conditions are pushed on it.
+    pub(crate) fn paged(limit: Option<u32>, offset: u32) -> Self {
+        Selection {
             condition: String::from("TRUE"),
             args: Vec::new(),
-            limit: filter.limit.map_or(i64::MAX, i64::from),
-            offset: i64::from(filter.offset),
-        };
+            limit: limit.map_or(i64::MAX, i64::from),
+            offset: i64::from(offset),
+        }
+    }
+
+    pub(crate) fn new(filter: &ClaimFilter) -> Result<Self, LedgerError> {
+        let mut s = Selection::paged(filter.limit, filter.offset);
         if let Some(staff_no) = given(&filter.staff_no) {
             s.push("c.staff_no = $", staff_no.into());
         }
@@ -53,6 +59,10 @@ impl Selection {
         }
         if let Some(status) = filter.status {
             s.push("c.status = $", status.as_str().into());
+        }
+        // Exact, not `given`: an empty owner must not list everyone's claims.
+        if let Some(owner) = &filter.owner {
+            s.push("c.owner = $", owner.as_str().into());
         }
         if let Some(text) = given(&filter.text) {
             let n = s.bind(like_pattern(text).into());
@@ -74,7 +84,7 @@ impl Selection {
     }
 
     /// ` AND {left}{n}` with `arg` bound as `$n`.
-    fn push(&mut self, left: &str, arg: Arg) {
+    pub(crate) fn push(&mut self, left: &str, arg: Arg) {
         let n = self.bind(arg);
         self.condition.push_str(&format!(" AND {left}{n}"));
     }
@@ -88,7 +98,7 @@ impl Selection {
 }
 
 /// A filter value that was given: trimmed, not empty.
-fn given(value: &Option<String>) -> Option<&str> {
+pub(crate) fn given(value: &Option<String>) -> Option<&str> {
     value.as_deref().map(str::trim).filter(|v| !v.is_empty())
 }
 
@@ -120,6 +130,7 @@ fn summary<R: Record>(row: &R) -> Result<ClaimSummary, sqlx::Error> {
         submitted_on: row.text(10)?,
         reserved_at: row.text(11)?,
         accepted_at: row.opt_text(12)?,
+        owner: row.text(13)?,
     })
 }
 

@@ -1,5 +1,6 @@
 //! The changes: reserve, accept, release, void. Each is one transaction, tried again when the
-//! database reports a deadlock or a busy lock.
+//! database reports a deadlock or a busy lock. An acceptance is written to the audit trail in
+//! the same transaction.
 
 use crate::clock::{self, Clock};
 use crate::conn::{
@@ -18,8 +19,17 @@ const ATTEMPTS: usize = 5;
 const INSERT_CHUNK: usize = 500;
 
 const INSERT_CLAIM: &str = "INSERT INTO claims (portal, kind, staff_no, claimant, session_id, \
-     total_cents, status, claim_no, submitted_on, reserved_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', '', $7, $8) RETURNING id";
+     total_cents, status, claim_no, submitted_on, reserved_at, owner) \
+     VALUES ($1, $2, $3, $4, $5, $6, 'pending', '', $7, $8, $9) RETURNING id";
+
+/// The audit line of an acceptance, by the claim's owner: `$1` the time, `$2` the claim
+/// number, `$3` the claim's id.
+const AUDIT_ACCEPTED: &str = "INSERT INTO audit (at, username, address, action, session_id, \
+     detail) SELECT $1, owner, '', 'claim_accepted', session_id, $2 FROM claims WHERE id = $3";
+
+/// Makes the invoices of claim `$1` inactive (free to be claimed again).
+const FREE_INVOICES: &str =
+    "UPDATE claim_invoices SET active = FALSE WHERE claim_id = $1 AND active";
 
 pub(crate) async fn reserve<DB>(
     pool: &Pool<DB>,
@@ -82,6 +92,7 @@ where
         draft.total_cents.into(),
         now.china_date.into(),
         now.utc.into(),
+        draft.owner.as_str().into(),
     ];
     let rows = tx.fetch(INSERT_CLAIM, args).await?;
     let id = match rows.first() {
@@ -182,11 +193,12 @@ where
                    submitted_on = $3 WHERE id = $4 AND status = 'pending'";
         let args = vec![
             claim_no.into(),
-            now.utc.into(),
+            now.utc.as_str().into(),
             now.china_date.into(),
             id.0.into(),
         ];
-        transition(pool, id, sql, args, false).await
+        let audit = vec![now.utc.into(), claim_no.into(), id.0.into()];
+        transition(pool, id, sql, args, vec![(AUDIT_ACCEPTED, audit)]).await
     })
     .await?;
     match outcome {
@@ -211,7 +223,8 @@ where
         let sql = "UPDATE claims SET status = 'released', released_at = $1, release_reason = $2 \
                    WHERE id = $3 AND status = 'pending'";
         let args = vec![clock.now().utc.into(), reason.trim().into(), id.0.into()];
-        transition(pool, id, sql, args, true).await
+        let free = vec![(FREE_INVOICES, vec![id.0.into()])];
+        transition(pool, id, sql, args, free).await
     })
     .await?;
     match outcome {
@@ -245,7 +258,8 @@ where
             by.trim().into(),
             id.0.into(),
         ];
-        transition(pool, id, sql, args, true).await
+        let free = vec![(FREE_INVOICES, vec![id.0.into()])];
+        transition(pool, id, sql, args, free).await
     })
     .await?;
     match outcome {
@@ -266,13 +280,14 @@ enum Transition {
 }
 
 /// Runs `update` (a status change of claim `id`, guarded by its current status) and, when it
-/// changed the claim and `frees` is set, makes the claim's invoices inactive.
+/// changed the claim, the statements of `then` (freeing its invoices, an audit line) in the
+/// same transaction.
 async fn transition<DB>(
     pool: &Pool<DB>,
     id: ClaimId,
     update: &str,
     args: Vec<Arg>,
-    frees: bool,
+    then: Vec<(&str, Vec<Arg>)>,
 ) -> Result<Transition, sqlx::Error>
 where
     DB: Database,
@@ -280,12 +295,8 @@ where
 {
     let mut tx = begin_write(pool).await?;
     if tx.execute(update, args).await? == 1 {
-        if frees {
-            tx.execute(
-                "UPDATE claim_invoices SET active = FALSE WHERE claim_id = $1 AND active",
-                vec![id.0.into()],
-            )
-            .await?;
+        for (sql, args) in then {
+            tx.execute(sql, args).await?;
         }
         tx.commit().await?;
         return Ok(Transition::Done);
@@ -304,7 +315,7 @@ where
 }
 
 /// `attempt` until it succeeds or fails for good (a transient failure tried `ATTEMPTS` times).
-async fn retrying<T, F, Fut>(mut attempt: F) -> Result<T, LedgerError>
+pub(crate) async fn retrying<T, F, Fut>(mut attempt: F) -> Result<T, LedgerError>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, sqlx::Error>>,

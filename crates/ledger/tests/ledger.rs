@@ -56,6 +56,7 @@ fn draft(claimant: &str, staff_no: &str, invoices: Vec<InvoiceEntry>) -> ClaimDr
         session_id: format!("session-of-{staff_no}"),
         total_cents: invoices.iter().map(|i| i.amount_cents).sum(),
         invoices,
+        owner: String::new(),
     }
 }
 
