@@ -11,8 +11,8 @@ mod common;
 
 use common::TestDb;
 use ledger::{
-    Backend, ClaimDraft, ClaimFilter, ClaimId, ClaimStatus, Holder, InvoiceEntry, Ledger,
-    LedgerError, invoice_key,
+    AuditEntry, AuditFilter, AuditRecord, Backend, ClaimDraft, ClaimFilter, ClaimId, ClaimStatus,
+    Holder, InvoiceEntry, Ledger, LedgerError, LoginRecord, NewUser, invoice_key,
 };
 use std::sync::{Arc, Barrier};
 
@@ -33,6 +33,15 @@ on_both_backends!(
     callable_from_spawn_blocking,
     invalid_drafts_are_refused,
     the_database_itself_refuses_a_second_active_claim,
+    users_are_added_listed_and_changed,
+    a_new_password_or_disabling_signs_out,
+    sign_ins_expire_by_the_ledger_clock,
+    user_defaults_are_replaced,
+    audit_trail_filters_and_pages,
+    audit_csv_export,
+    claims_filtered_by_owner,
+    accept_writes_the_audit_line,
+    accounts_write_nothing_to_the_audit_trail,
 );
 
 fn invoice(number: &str, amount_cents: i64, seller: &str) -> InvoiceEntry {
@@ -784,5 +793,458 @@ fn debug_hides_the_password() {
     if let Some(password) = password {
         assert!(!shown.contains(&format!(":{password}@")), "{shown}");
         assert!(shown.contains(":***@"), "{shown}");
+    }
+}
+
+fn new_user(username: &str, finance: bool) -> NewUser {
+    NewUser {
+        username: username.into(),
+        display_name: format!("{username} 的名字"),
+        password_hash: format!("$argon2id$v=19$hash-of-{username}"),
+        finance,
+    }
+}
+
+fn users_are_added_listed_and_changed(db: &TestDb) {
+    let ledger = &db.ledger;
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T08:00:00Z"))
+        .unwrap();
+    ledger.add_user(&new_user("bob", true)).unwrap();
+    ledger.add_user(&new_user("alice", false)).unwrap();
+    assert_eq!(
+        ledger.add_user(&new_user("alice", true)),
+        Err(LedgerError::UserExists("alice".into()))
+    );
+    for (username, hash) in [("", "h"), ("  ", "h"), (" carol", "h"), ("carol", "")] {
+        let user = NewUser {
+            password_hash: hash.into(),
+            ..new_user(username, false)
+        };
+        assert!(
+            matches!(ledger.add_user(&user), Err(LedgerError::Invalid(_))),
+            "{user:?}"
+        );
+    }
+    let alice = ledger.user("alice").unwrap().unwrap();
+    assert_eq!(alice.display_name, "alice 的名字");
+    assert_eq!(alice.password_hash, "$argon2id$v=19$hash-of-alice");
+    assert!(!alice.finance && !alice.disabled);
+    assert_eq!(alice.created_at, "2026-11-02T08:00:00Z");
+    assert_eq!(alice.updated_at, alice.created_at);
+    assert!(ledger.user("Alice").unwrap().is_none(), "exact names");
+    assert!(ledger.user("nobody").unwrap().is_none());
+    let names: Vec<String> = ledger
+        .users()
+        .unwrap()
+        .into_iter()
+        .map(|u| u.username)
+        .collect();
+    assert_eq!(names, ["alice", "bob"]);
+
+    ledger
+        .set_clock_for_tests(Some("2026-11-03T09:00:00Z"))
+        .unwrap();
+    ledger.set_user_finance("alice", true).unwrap();
+    ledger.set_user_finance("bob", false).unwrap();
+    let alice = ledger.user("alice").unwrap().unwrap();
+    assert!(alice.finance);
+    assert_eq!(alice.updated_at, "2026-11-03T09:00:00Z");
+    assert_eq!(alice.created_at, "2026-11-02T08:00:00Z");
+    assert!(!ledger.user("bob").unwrap().unwrap().finance);
+    let nobody = || LedgerError::NoSuchUser("nobody".into());
+    assert_eq!(ledger.set_user_finance("nobody", true), Err(nobody()));
+    assert_eq!(ledger.set_user_disabled("nobody", true), Err(nobody()));
+    assert_eq!(ledger.set_password_hash("nobody", "h"), Err(nobody()));
+    assert!(matches!(
+        ledger.set_password_hash("alice", ""),
+        Err(LedgerError::Invalid(_))
+    ));
+    assert_eq!(nobody().to_string(), "没有用户 nobody");
+}
+
+fn a_new_password_or_disabling_signs_out(db: &TestDb) {
+    let ledger = &db.ledger;
+    ledger.add_user(&new_user("alice", false)).unwrap();
+    ledger.add_user(&new_user("bob", false)).unwrap();
+    for token in ["a1", "a2"] {
+        ledger
+            .create_login(token, "alice", "10.0.0.1", 3600)
+            .unwrap();
+    }
+    ledger.create_login("b1", "bob", "10.0.0.2", 3600).unwrap();
+
+    ledger.set_password_hash("alice", "new-hash").unwrap();
+    assert_eq!(
+        ledger.user("alice").unwrap().unwrap().password_hash,
+        "new-hash"
+    );
+    assert!(ledger.login("a1").unwrap().is_none());
+    assert!(ledger.login("a2").unwrap().is_none());
+    assert!(ledger.login("b1").unwrap().is_some(), "other users stay");
+
+    ledger
+        .create_login("a3", "alice", "10.0.0.1", 3600)
+        .unwrap();
+    ledger.set_user_disabled("alice", true).unwrap();
+    assert!(ledger.user("alice").unwrap().unwrap().disabled);
+    assert!(ledger.login("a3").unwrap().is_none());
+    assert_eq!(
+        ledger.create_login("a4", "alice", "10.0.0.1", 3600),
+        Err(LedgerError::UserDisabled("alice".into()))
+    );
+    // Enabling again does not bring the old sign-ins back.
+    ledger.set_user_disabled("alice", false).unwrap();
+    assert!(ledger.login("a3").unwrap().is_none());
+    ledger
+        .create_login("a4", "alice", "10.0.0.1", 3600)
+        .unwrap();
+    assert!(ledger.login("a4").unwrap().is_some());
+
+    // A sign-in whose user was disabled behind the API's back is refused all the same.
+    db.raw("UPDATE users SET disabled = TRUE WHERE username = 'bob'")
+        .unwrap();
+    assert!(ledger.login("b1").unwrap().is_none());
+}
+
+fn sign_ins_expire_by_the_ledger_clock(db: &TestDb) {
+    let ledger = &db.ledger;
+    ledger.add_user(&new_user("alice", true)).unwrap();
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T08:00:00Z"))
+        .unwrap();
+    let created = ledger
+        .create_login("token-hash-1", "alice", "192.0.2.7", 3600)
+        .unwrap();
+    let expected = LoginRecord {
+        username: "alice".into(),
+        display_name: "alice 的名字".into(),
+        finance: true,
+        address: "192.0.2.7".into(),
+        created_at: "2026-11-02T08:00:00Z".into(),
+        expires_at: "2026-11-02T09:00:00Z".into(),
+    };
+    assert_eq!(created, expected);
+    assert_eq!(ledger.login("token-hash-1").unwrap(), Some(expected));
+    ledger
+        .create_login("token-hash-2", "alice", "192.0.2.7", 7200)
+        .unwrap();
+    assert!(ledger.login("unknown").unwrap().is_none());
+    // The role is read at each lookup.
+    ledger.set_user_finance("alice", false).unwrap();
+    assert!(!ledger.login("token-hash-1").unwrap().unwrap().finance);
+
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T08:59:59Z"))
+        .unwrap();
+    assert!(ledger.login("token-hash-1").unwrap().is_some());
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T09:00:00Z"))
+        .unwrap();
+    assert!(ledger.login("token-hash-1").unwrap().is_none(), "expired");
+    assert!(ledger.login("token-hash-2").unwrap().is_some());
+    assert_eq!(ledger.purge_expired_logins().unwrap(), 1);
+    assert_eq!(ledger.purge_expired_logins().unwrap(), 0);
+    ledger.delete_login("token-hash-2").unwrap();
+    assert!(ledger.login("token-hash-2").unwrap().is_none());
+    ledger.delete_login("token-hash-2").unwrap();
+
+    assert_eq!(
+        ledger.create_login("t", "nobody", "", 60),
+        Err(LedgerError::NoSuchUser("nobody".into()))
+    );
+    for (token, ttl) in [("", 60), ("t", 0), ("t", -5), ("t", i64::MAX)] {
+        assert!(
+            matches!(
+                ledger.create_login(token, "alice", "", ttl),
+                Err(LedgerError::Invalid(_))
+            ),
+            "{token:?} {ttl}"
+        );
+    }
+}
+
+fn user_defaults_are_replaced(db: &TestDb) {
+    let ledger = &db.ledger;
+    assert_eq!(ledger.user_defaults("alice").unwrap(), None);
+    // No account needed: users signed in by a proxy have none.
+    ledger
+        .set_user_defaults("alice", r#"{"portal":"demo"}"#)
+        .unwrap();
+    ledger.set_user_defaults("bob", "{}").unwrap();
+    ledger
+        .set_user_defaults("alice", r#"{"portal":"other","名字":"张三"}"#)
+        .unwrap();
+    assert_eq!(
+        ledger.user_defaults("alice").unwrap().as_deref(),
+        Some(r#"{"portal":"other","名字":"张三"}"#)
+    );
+    assert_eq!(ledger.user_defaults("bob").unwrap().as_deref(), Some("{}"));
+}
+
+fn entry(username: &str, action: &str, session_id: &str, detail: &str) -> AuditEntry {
+    AuditEntry {
+        username: username.into(),
+        address: "10.0.0.9".into(),
+        action: action.into(),
+        session_id: session_id.into(),
+        detail: detail.into(),
+    }
+}
+
+/// Five audit lines, the first two at the same instant; the China day changes between the
+/// third and the fourth (16:00 UTC is midnight in China).
+fn five_audit_lines(ledger: &Ledger) {
+    let at = |utc: &str| ledger.set_clock_for_tests(Some(utc)).unwrap();
+    at("2026-10-31T16:00:00Z");
+    ledger.record(&entry("alice", "login", "", "")).unwrap();
+    ledger
+        .record(&entry("alice", "upload", "s1", "3 个文件"))
+        .unwrap();
+    at("2026-11-01T15:59:59Z");
+    ledger.record(&entry("bob", "login", "", "")).unwrap();
+    at("2026-11-01T16:00:00Z");
+    ledger.record(&entry("alice", "submit", "s1", "")).unwrap();
+    at("2026-11-03T01:00:00Z");
+    ledger.record(&entry("bob", "logout", "", "")).unwrap();
+}
+
+/// The (username, action) of the audit lines `set` selects.
+fn audited(ledger: &Ledger, set: impl FnOnce(&mut AuditFilter)) -> Vec<(String, String)> {
+    let mut filter = AuditFilter::default();
+    set(&mut filter);
+    ledger
+        .audit_log(&filter)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.username, r.action))
+        .collect()
+}
+
+fn pairs(of: &[(&str, &str)]) -> Vec<(String, String)> {
+    of.iter()
+        .map(|(u, a)| ((*u).to_owned(), (*a).to_owned()))
+        .collect()
+}
+
+fn audit_trail_filters_and_pages(db: &TestDb) {
+    let ledger = &db.ledger;
+    five_audit_lines(ledger);
+    let all = ledger.audit_log(&AuditFilter::default()).unwrap();
+    assert_eq!(all.len(), 5);
+    assert_eq!(
+        all[0],
+        AuditRecord {
+            id: all[0].id,
+            at: "2026-11-03T01:00:00Z".into(),
+            username: "bob".into(),
+            address: "10.0.0.9".into(),
+            action: "logout".into(),
+            session_id: String::new(),
+            detail: String::new(),
+        }
+    );
+    let newest_first = pairs(&[
+        ("bob", "logout"),
+        ("alice", "submit"),
+        ("bob", "login"),
+        ("alice", "upload"),
+        ("alice", "login"),
+    ]);
+    assert_eq!(audited(ledger, |_| ()), newest_first, "same instant: by id");
+    assert_eq!(
+        audited(ledger, |f| f.username = Some("bob".into())),
+        pairs(&[("bob", "logout"), ("bob", "login")])
+    );
+    assert_eq!(
+        audited(ledger, |f| f.action = Some("login".into())),
+        pairs(&[("bob", "login"), ("alice", "login")])
+    );
+    assert_eq!(
+        audited(ledger, |f| f.session_id = Some("s1".into())),
+        pairs(&[("alice", "submit"), ("alice", "upload")])
+    );
+    // Days in China: 2026-11-01 runs from 10-31T16:00Z to 11-01T16:00Z.
+    let november_first = |f: &mut AuditFilter| {
+        f.from = Some("2026-11-01".into());
+        f.to = Some("2026-11-01".into());
+    };
+    assert_eq!(
+        audited(ledger, november_first),
+        pairs(&[("bob", "login"), ("alice", "upload"), ("alice", "login")])
+    );
+    assert_eq!(
+        audited(ledger, |f| f.from = Some("2026-11-02".into())),
+        pairs(&[("bob", "logout"), ("alice", "submit")])
+    );
+    assert_eq!(
+        audited(ledger, |f| f.to = Some("2026-10-31".into())),
+        pairs(&[])
+    );
+    let page = |f: &mut AuditFilter| {
+        f.limit = Some(2);
+        f.offset = 1;
+    };
+    assert_eq!(
+        audited(ledger, page),
+        pairs(&[("alice", "submit"), ("bob", "login")])
+    );
+    let alice_last = |f: &mut AuditFilter| {
+        f.username = Some("alice".into());
+        f.offset = 2;
+    };
+    assert_eq!(audited(ledger, alice_last), pairs(&[("alice", "login")]));
+    let bad = AuditFilter {
+        to: Some("2026-11-31".into()),
+        ..AuditFilter::default()
+    };
+    assert!(matches!(
+        ledger.audit_log(&bad),
+        Err(LedgerError::InvalidFilter(_))
+    ));
+    assert!(matches!(
+        ledger.record(&entry("alice", " ", "", "")),
+        Err(LedgerError::Invalid(_))
+    ));
+    assert_eq!(ledger.audit_log(&AuditFilter::default()).unwrap().len(), 5);
+}
+
+fn audit_csv_export(db: &TestDb) {
+    let ledger = &db.ledger;
+    five_audit_lines(ledger);
+    ledger
+        .record(&entry("carol", "rename", "s9", "=HYPERLINK(\"x\")"))
+        .unwrap();
+    let bytes = ledger.export_audit_csv(&AuditFilter::default()).unwrap();
+    let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").expect("a BOM")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7, "{text}");
+    assert_eq!(lines[0], "时间,用户,地址,操作,会话,详情");
+    // The clock stayed at 2026-11-03T01:00:00Z: 09:00 in China.
+    assert_eq!(
+        lines[1],
+        "2026-11-03 09:00:00,carol,10.0.0.9,rename,s9,\"'=HYPERLINK(\"\"x\"\")\""
+    );
+    assert_eq!(
+        lines[6], "2026-11-01 00:00:00,alice,10.0.0.9,login,,",
+        "{text}"
+    );
+    let bobs = ledger
+        .export_audit_csv(&AuditFilter {
+            username: Some("bob".into()),
+            limit: Some(1),
+            ..AuditFilter::default()
+        })
+        .unwrap();
+    let bobs = String::from_utf8(bobs).unwrap();
+    assert_eq!(bobs.lines().count(), 2, "{bobs}");
+    assert!(bobs.contains(",bob,10.0.0.9,logout,"), "{bobs}");
+}
+
+fn claims_filtered_by_owner(db: &TestDb) {
+    let ledger = &db.ledger;
+    let owned = |owner: &str, number: &str| {
+        let mut d = draft("张三", "1001", vec![invoice(number, 100, "甲")]);
+        d.owner = owner.into();
+        ledger.reserve(&d).unwrap()
+    };
+    let a = owned("alice", N1);
+    let b = owned("bob", N2);
+    let legacy = owned("", N3);
+    let c = owned("alice", N4);
+    assert_eq!(listed(ledger, |_| ()), [c, legacy, b, a]);
+    assert_eq!(listed(ledger, |f| f.owner = Some("alice".into())), [c, a]);
+    assert_eq!(listed(ledger, |f| f.owner = Some("bob".into())), [b]);
+    // Exact: an empty owner lists the claims without one, never everyone's.
+    assert_eq!(listed(ledger, |f| f.owner = Some(String::new())), [legacy]);
+    assert!(listed(ledger, |f| f.owner = Some(" alice".into())).is_empty());
+    assert!(listed(ledger, |f| f.owner = Some("Alice".into())).is_empty());
+    let mine = |f: &mut ClaimFilter| {
+        f.owner = Some("alice".into());
+        f.limit = Some(1);
+    };
+    assert_eq!(listed(ledger, mine), [c]);
+    assert_eq!(ledger.claim(b).unwrap().unwrap().summary.owner, "bob");
+    assert_eq!(ledger.claim(legacy).unwrap().unwrap().summary.owner, "");
+    let bobs = ledger
+        .export_csv(&ClaimFilter {
+            owner: Some("bob".into()),
+            ..ClaimFilter::default()
+        })
+        .unwrap();
+    let bobs = String::from_utf8(bobs).unwrap();
+    assert_eq!(bobs.lines().count(), 2, "{bobs}");
+    assert!(bobs.contains(N2), "{bobs}");
+}
+
+fn accept_writes_the_audit_line(db: &TestDb) {
+    let ledger = &db.ledger;
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T08:00:00Z"))
+        .unwrap();
+    let mut d = draft("张三", "1001", vec![invoice(N1, 100, "甲")]);
+    d.owner = "alice".into();
+    let id = ledger.reserve(&d).unwrap();
+    let other = ledger
+        .reserve(&draft("李四", "1002", vec![invoice(N2, 100, "乙")]))
+        .unwrap();
+    assert!(
+        ledger
+            .audit_log(&AuditFilter::default())
+            .unwrap()
+            .is_empty(),
+        "a reservation is not audited"
+    );
+    ledger
+        .set_clock_for_tests(Some("2026-11-02T08:05:00Z"))
+        .unwrap();
+    ledger.accept(id, "BX20261102-0003").unwrap();
+    // Accepting again (a retried job) and a refused acceptance add nothing.
+    ledger.accept(id, "BX20261102-0003").unwrap();
+    assert!(ledger.accept(id, "BX9").is_err());
+    ledger.release(other, "门户拒绝").unwrap();
+    let log = ledger.audit_log(&AuditFilter::default()).unwrap();
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(
+        log[0],
+        AuditRecord {
+            id: log[0].id,
+            at: "2026-11-02T08:05:00Z".into(),
+            username: "alice".into(),
+            address: String::new(),
+            action: "claim_accepted".into(),
+            session_id: "session-of-1001".into(),
+            detail: "BX20261102-0003".into(),
+        }
+    );
+    let summary = ledger.claim(id).unwrap().unwrap().summary;
+    assert_eq!(summary.accepted_at.as_deref(), Some(log[0].at.as_str()));
+}
+
+/// Auditing is the caller's: the ledger never records an account change itself, so a password
+/// hash cannot reach the audit trail through it.
+fn accounts_write_nothing_to_the_audit_trail(db: &TestDb) {
+    let ledger = &db.ledger;
+    let user = new_user("alice", false);
+    ledger.add_user(&user).unwrap();
+    ledger.set_password_hash("alice", "second-hash").unwrap();
+    ledger.set_user_finance("alice", true).unwrap();
+    ledger.set_user_disabled("alice", true).unwrap();
+    ledger.set_user_disabled("alice", false).unwrap();
+    ledger.create_login("t", "alice", "10.0.0.1", 60).unwrap();
+    ledger.login("t").unwrap();
+    ledger.delete_login("t").unwrap();
+    ledger.set_user_defaults("alice", "{}").unwrap();
+    assert!(
+        ledger
+            .audit_log(&AuditFilter::default())
+            .unwrap()
+            .is_empty()
+    );
+    // And what a caller records is stored as given, nothing added.
+    ledger.record(&entry("alice", "passwd", "", "")).unwrap();
+    let csv = String::from_utf8(ledger.export_audit_csv(&AuditFilter::default()).unwrap()).unwrap();
+    for hash in [user.password_hash.as_str(), "second-hash"] {
+        assert!(!csv.contains(hash), "{csv}");
     }
 }
