@@ -11,6 +11,15 @@ pub(crate) fn write(
     key: &SecretKey,
     config: &SessionConfig,
 ) -> Result<(), StoreError> {
+    let bytes = serde_json::to_vec_pretty(&sealed(key, config)?).map_err(|e| StoreError::Json {
+        file: "config.json".into(),
+        message: e.to_string(),
+    })?;
+    write_atomic(path, &bytes)
+}
+
+/// The configuration as stored: the six string fields, the password encrypted.
+pub(crate) fn sealed(key: &SecretKey, config: &SessionConfig) -> Result<Value, StoreError> {
     let mut map = Map::new();
     for field in ConfigField::ALL {
         let value = match field {
@@ -23,11 +32,7 @@ pub(crate) fn write(
         };
         map.insert(field.name().into(), Value::String(value));
     }
-    let bytes = serde_json::to_vec_pretty(&Value::Object(map)).map_err(|e| StoreError::Json {
-        file: "config.json".into(),
-        message: e.to_string(),
-    })?;
-    write_atomic(path, &bytes)
+    Ok(Value::Object(map))
 }
 
 /// Reads config.json. With a key the password is decrypted; without one it is left empty,
@@ -39,6 +44,11 @@ pub(crate) fn read(
     let Some(value) = read_json_at(path, "config.json")? else {
         return Ok(None);
     };
+    opened(&value, key).map(Some)
+}
+
+/// A stored configuration read back; without a key the password is left empty.
+pub(crate) fn opened(value: &Value, key: Option<&SecretKey>) -> Result<SessionConfig, StoreError> {
     let Value::Object(map) = value else {
         return Err(StoreError::Json {
             file: "config.json".into(),
@@ -57,7 +67,7 @@ pub(crate) fn read(
         };
         config.set(field, value);
     }
-    Ok(Some(config))
+    Ok(config)
 }
 
 #[cfg(test)]

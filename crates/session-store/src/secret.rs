@@ -5,6 +5,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use chacha20poly1305::aead::{Aead, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
+use sha2::{Digest, Sha256};
 use std::fmt;
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -59,6 +60,17 @@ impl SecretKey {
         file.write_all(&key).map_err(StoreError::io(path))?;
         file.sync_all().map_err(StoreError::io(path))?;
         Ok(Self(key))
+    }
+
+    /// A 32-byte key for another purpose (`label`), derived so that neither key reveals the
+    /// other: SHA-256 over a domain tag, the label and this key.
+    pub fn derive(&self, label: &str) -> [u8; KEY_LEN] {
+        let mut hasher = Sha256::new();
+        hasher.update(b"reimburse derived key\0");
+        hasher.update(label.as_bytes());
+        hasher.update(b"\0");
+        hasher.update(self.0);
+        hasher.finalize().into()
     }
 
     /// Encrypts a secret to `enc:v1:<base64(nonce ‖ ciphertext)>`; "" stays "".

@@ -1,5 +1,8 @@
 //! One session directory: its files, logs, configuration and uploads.
 
+/// The hidden file naming the session's owner.
+pub(crate) const OWNER_FILE: &str = ".owner.json";
+
 use crate::event_log::{LogFile, append_line};
 use crate::reserve::Reserve;
 use crate::{
@@ -191,6 +194,14 @@ impl Session {
     /// Reads a JSON document; `None` when absent.
     pub fn read_json(&self, name: &str) -> Result<Option<serde_json::Value>, StoreError> {
         read_json_at(&self.file_path(name)?, name)
+    }
+
+    /// The user the session belongs to; `None` for a session created with sign-in off.
+    pub fn owner(&self) -> Option<String> {
+        self.read_json_hidden(OWNER_FILE)?
+            .get("username")?
+            .as_str()
+            .map(str::to_owned)
     }
 
     /// Reads a hidden bookkeeping JSON file (name starting with a dot); `None` when absent or

@@ -1,6 +1,7 @@
 //! The data dir: creating and opening sessions, and start-up recovery.
 
 use crate::reserve::Reserve;
+use crate::session::OWNER_FILE;
 use crate::{SecretKey, Session, StoreError, run};
 use domain::SessionId;
 use std::fs;
@@ -58,6 +59,36 @@ impl Store {
         let path = self.sessions_dir.join(id.as_str());
         fs::create_dir(&path).map_err(StoreError::io(&path))?;
         Ok(self.session_at(id, path))
+    }
+
+    /// Creates a session that belongs to `owner` (a signed-in user): the owner is written
+    /// before the id is handed out, so no one else ever sees it ownerless.
+    pub fn create_owned_session(&self, owner: &str) -> Result<Session, StoreError> {
+        let session = self.create_session()?;
+        session.write_json_hidden(OWNER_FILE, &serde_json::json!({ "username": owner }))?;
+        Ok(session)
+    }
+
+    /// A configuration as it is kept outside a session (a user's saved defaults): JSON text
+    /// with the password encrypted under the data dir's key, as in config.json.
+    pub fn seal_config(&self, config: &domain::SessionConfig) -> Result<String, StoreError> {
+        Ok(crate::config_file::sealed(&self.key, config)?.to_string())
+    }
+
+    /// A configuration sealed by [`Store::seal_config`], the password decrypted.
+    pub fn open_config(&self, sealed: &str) -> Result<domain::SessionConfig, StoreError> {
+        let value: serde_json::Value =
+            serde_json::from_str(sealed).map_err(|e| StoreError::Json {
+                file: "defaults".into(),
+                message: e.to_string(),
+            })?;
+        crate::config_file::opened(&value, Some(&self.key))
+    }
+
+    /// The data dir's secret key (it encrypts stored passwords; keys for other purposes are
+    /// derived from it with [`SecretKey::derive`]).
+    pub fn secret(&self) -> &SecretKey {
+        &self.key
     }
 
     /// Opens an existing session by the raw id from a request; any id that is malformed or
