@@ -12,6 +12,7 @@ const api = {
     const response = await fetch(path, options);
     let data = null;
     try { data = await response.json(); } catch (_) { data = null; }
+    if (response.status === 401 && api.onSignedOut) api.onSignedOut();
     if (!response.ok) {
       const message = data && data.error ? data.error : "请求失败（HTTP " + response.status + "）";
       throw new Error(message);

@@ -40,17 +40,46 @@ async function startSession() {
     history.replaceState(null, "", "#s=" + sessionId);
   }
   $("session-id").textContent = sessionId;
-  // The server says where a phone can reach this session (the machine's LAN address when
-  // this page was opened on 127.0.0.1); the QR code encodes the same address.
-  $("qr").src = "/api/qr/" + sessionId;
+  await showPhoneLink();
+}
+
+// The server says where a phone can reach this session (the machine's LAN address when
+// this page was opened on 127.0.0.1); the QR code encodes the same address. With sign-in on,
+// the link carries an upload token that expires: it is renewed before it does, or by a click.
+let phoneRenewal = null;
+async function showPhoneLink() {
+  $("qr").src = "/api/qr/" + sessionId + "?r=" + Date.now();
   const phone = await api.json("GET", "/api/mobile-url/" + sessionId).catch(() => null);
-  if (phone) {
-    $("mobile-link").textContent = phone.url;
-    $("mobile-link").href = phone.url;
-    $("mobile-hint").textContent = phone.note;
-    $("mobile-hint").hidden = false;
-    $("mobile-hint").className = phone.reachable ? "muted" : "error";
+  if (!phone) return;
+  $("mobile-link").textContent = phone.url;
+  $("mobile-link").href = phone.url;
+  $("mobile-hint").textContent = phone.note;
+  $("mobile-hint").hidden = false;
+  $("mobile-hint").className = phone.reachable ? "muted" : "error";
+  $("qr-expiry").hidden = !phone.expires_in;
+  if (phone.expires_in) {
+    const until = new Date(Date.now() + phone.expires_in * 1000);
+    $("qr-expiry-text").textContent = "二维码 " + until.toLocaleTimeString("zh-CN", { hour: "2-digit", minute: "2-digit" }) + " 前有效";
+    clearTimeout(phoneRenewal);
+    phoneRenewal = setTimeout(showPhoneLink, Math.max(30, phone.expires_in - 60) * 1000);
   }
+}
+
+// Who the page belongs to: signed in, the name and a way out; sign-in off on a network
+// address, a warning; a finance user may void claims.
+let me = { mode: "none", signed_in: false, finance: true };
+async function showUser() {
+  me = await api.json("GET", "/api/auth/me");
+  if (me.mode !== "none" && !me.signed_in) {
+    location.assign("/login");
+    return false;
+  }
+  $("user-line").hidden = !me.signed_in;
+  $("user-name").textContent = me.display_name || me.username;
+  $("void-by-field").hidden = me.signed_in;
+  $("auth-warning").hidden = !me.warning;
+  $("auth-warning").textContent = me.warning || "";
+  return true;
 }
 
 // ---- files ----
@@ -625,7 +654,7 @@ function renderClaim(detail) {
     body.appendChild(tr);
   }
   const accepted = claim.status === "accepted";
-  $("void-form").hidden = !accepted;
+  $("void-form").hidden = !accepted || !me.finance;
   if (accepted) {
     $("void-reason").value = "";
     $("void-error").hidden = true;
@@ -719,6 +748,11 @@ function wire() {
   $("history-filter").addEventListener("submit", (e) => { e.preventDefault(); loadClaims(); });
   $("history-filter").addEventListener("input", updateExports);
   $("void-form").addEventListener("submit", voidClaim);
+  $("qr-renew").addEventListener("click", showPhoneLink);
+  $("logout").addEventListener("click", async () => {
+    await api.json("POST", "/api/auth/logout").catch(() => {});
+    location.assign("/login");
+  });
   $("submit").addEventListener("click", async () => {
     await saveTable();
     start("/api/submit-financial/", undefined);
@@ -727,6 +761,10 @@ function wire() {
 
 async function main() {
   wire();
+  api.onSignedOut = () => location.assign("/login");
+  try {
+    if (!(await showUser())) return;
+  } catch (_) { /* an older server: no sign-in */ }
   try {
     await startSession();
   } catch (error) {

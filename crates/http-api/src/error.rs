@@ -71,6 +71,21 @@ pub enum ApiError {
     /// The service runs without a ledger (an embedder's choice).
     #[error("本服务未启用报销台账")]
     NoLedger,
+    /// Sign-in is on and the request names no signed-in user.
+    #[error("请先登录")]
+    NotSignedIn,
+    /// A wrong username or password (never which of the two).
+    #[error("用户名或密码错误")]
+    BadCredentials,
+    /// Too many failed sign-ins for the account or the address.
+    #[error("登录失败次数过多，请 {0} 秒后再试")]
+    SignInThrottled(u64),
+    /// Signed in, but the role does not allow it; or a header from a peer not trusted.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The phone's upload link is past its time.
+    #[error("上传链接已过期，请在电脑上刷新二维码")]
+    UploadLinkExpired,
     #[error("服务器内部错误")]
     Internal(String),
 }
@@ -100,7 +115,12 @@ impl ResponseError for ApiError {
             Self::Challenge(pipeline::AnswerError::Empty) => StatusCode::BAD_REQUEST,
             Self::Challenge(_) => StatusCode::CONFLICT,
             Self::Ledger(error) => match error {
-                ledger::LedgerError::NotFound => StatusCode::NOT_FOUND,
+                ledger::LedgerError::NotFound | ledger::LedgerError::NoSuchUser(_) => {
+                    StatusCode::NOT_FOUND
+                }
+                ledger::LedgerError::Invalid(_) => StatusCode::BAD_REQUEST,
+                ledger::LedgerError::UserExists(_) => StatusCode::CONFLICT,
+                ledger::LedgerError::UserDisabled(_) => StatusCode::FORBIDDEN,
                 ledger::LedgerError::EmptyReason | ledger::LedgerError::InvalidFilter(_) => {
                     StatusCode::BAD_REQUEST
                 }
@@ -110,6 +130,9 @@ impl ResponseError for ApiError {
                 _ => StatusCode::SERVICE_UNAVAILABLE,
             },
             Self::NoLedger => StatusCode::NOT_FOUND,
+            Self::NotSignedIn | Self::BadCredentials => StatusCode::UNAUTHORIZED,
+            Self::SignInThrottled(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Forbidden(_) | Self::UploadLinkExpired => StatusCode::FORBIDDEN,
             Self::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Self::TableRead(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -119,7 +142,11 @@ impl ResponseError for ApiError {
         if let Self::Internal(detail) = self {
             tracing::error!("internal error: {detail}");
         }
-        HttpResponse::build(self.status_code()).json(serde_json::json!({"error": self.to_string()}))
+        let mut response = HttpResponse::build(self.status_code());
+        if let Self::SignInThrottled(seconds) = self {
+            response.insert_header((actix_web::http::header::RETRY_AFTER, seconds.to_string()));
+        }
+        response.json(serde_json::json!({"error": self.to_string()}))
     }
 }
 

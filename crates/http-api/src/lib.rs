@@ -1,5 +1,6 @@
 //! The HTTP shell of reimburse: routes, error mapping, uploads and the SSE stream on actix-web.
 
+mod access;
 mod error;
 mod front_door;
 mod middleware;
@@ -9,6 +10,7 @@ mod server;
 mod sse;
 mod state;
 
+pub use access::{AuthSettings, ProxyHeaders};
 pub use error::ApiError;
 pub use front_door::{HEAD_TIMEOUT, MAX_HEAD_BYTES, MAX_TARGET_BYTES};
 pub use middleware::{AllowedHosts, BodyLimits};

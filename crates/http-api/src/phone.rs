@@ -15,6 +15,9 @@ pub(crate) struct PhoneAddress {
     pub reachable: bool,
     /// What the page tells the person.
     pub note: String,
+    /// Seconds the link works (sign-in on: it carries an upload token), else absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_in: Option<u64>,
 }
 
 /// How the service is reached, as `phone_address` needs it.
@@ -39,6 +42,7 @@ pub(crate) fn phone_address(
             url: format!("{base}/mobile/{id}"),
             reachable: true,
             note: "手机扫码即可打开（配置的外部地址 [server] public_url）".to_owned(),
+            expires_in: None,
         };
     }
     let local_page = format!("http://{checked_host}/mobile/{id}");
@@ -47,6 +51,7 @@ pub(crate) fn phone_address(
             url: local_page,
             reachable: true,
             note: "手机连接与本机相同的网络后扫码上传".to_owned(),
+            expires_in: None,
         };
     }
     let listen = reach.listen;
@@ -61,6 +66,7 @@ pub(crate) fn phone_address(
             url: format!("http://{ip}:{}/mobile/{id}", listen.port()),
             reachable: true,
             note: format!("手机连接与本机相同的网络后扫码上传（本机局域网地址 {ip}）"),
+            expires_in: None,
         },
         _ => PhoneAddress {
             url: local_page,
@@ -68,6 +74,7 @@ pub(crate) fn phone_address(
             note: "服务只在本机监听，手机无法打开此地址：请用 --addr 0.0.0.0:8080 启动服务，\
                    或在配置 [server] public_url 中填写手机能访问的地址"
                 .to_owned(),
+            expires_in: None,
         },
     }
 }

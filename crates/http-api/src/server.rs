@@ -1,6 +1,7 @@
 //! Building and running the server: the front door on every connection, then actix-web with
 //! the middleware and the routes.
 
+use crate::access::auth_guard;
 use crate::front_door;
 use crate::middleware::{body_timeout, catch_panic, json_errors, origin_guard};
 use crate::routes;
@@ -60,7 +61,8 @@ fn with_security_headers(mut response: HttpResponse) -> HttpResponse {
 }
 
 /// The application: middleware (outermost first: `{error}` bodies, security headers, panics,
-/// tracing, Host and cross-site checks, body idle timeout), extractor settings and routes.
+/// tracing, Host and cross-site checks, who may ask (sign-in and ownership), body idle
+/// timeout), extractor settings and routes.
 fn app(
     data: web::Data<AppState>,
 ) -> App<
@@ -74,6 +76,7 @@ fn app(
 > {
     App::new()
         .wrap(middleware::from_fn(body_timeout))
+        .wrap(middleware::from_fn(auth_guard))
         .wrap(middleware::from_fn(origin_guard))
         .wrap(TracingLogger::default())
         .wrap(middleware::from_fn(catch_panic))

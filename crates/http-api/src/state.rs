@@ -26,6 +26,8 @@ pub struct AppState {
     pub allowed_hosts: AllowedHosts,
     /// How long a request body may take, and how many one address may send at once.
     pub bodies: BodyLimits,
+    /// Who may do what (`[auth]`).
+    pub auth: crate::AuthSettings,
     /// How a phone reaches the service (listen address, `[server] public_url`).
     pub(crate) reach: crate::phone::Reach,
     /// The bodies each client address is sending now.
@@ -43,13 +45,19 @@ impl AppState {
         screenshots: ScreenshotSettings,
     ) -> Self {
         Self {
-            store,
+            store: store.clone(),
             jobs: JobRunner::new(),
             defaults: Arc::new(defaults),
             sse,
             documents,
             finance,
             screenshots,
+            auth: crate::AuthSettings {
+                uploads: Some(auth::UploadTokens::new(
+                    store.secret().derive("phone upload token"),
+                )),
+                ..crate::AuthSettings::default()
+            },
             allowed_hosts: AllowedHosts::default(),
             bodies: BodyLimits::default(),
             body_slots: BodySlots::default(),
@@ -71,6 +79,22 @@ impl AppState {
             .map(|u| u.trim().trim_end_matches('/').to_owned())
             .filter(|u| !u.is_empty());
         self
+    }
+
+    /// Decides who may do what by these settings (`[auth]`; the upload-token key stays the
+    /// data dir's).
+    pub fn with_auth(mut self, settings: crate::AuthSettings) -> Self {
+        let uploads = self.auth.uploads.take();
+        self.auth = crate::AuthSettings {
+            uploads,
+            ..settings
+        };
+        self
+    }
+
+    /// True when the server listens on an address other machines can reach.
+    pub(crate) fn listens_beyond_loopback(&self) -> bool {
+        self.reach.listen.is_some_and(|a| !a.ip().is_loopback())
     }
 
     /// Bounds request bodies by these limits instead of the defaults (`[upload]`).

@@ -663,6 +663,7 @@ async fn seed_claim(
         session_id: session_id.to_owned(),
         total_cents: invoices.iter().map(|i| i.amount_cents).sum(),
         invoices,
+        owner: String::new(),
     };
     let (at, claim_no) = (at.to_owned(), claim_no.to_owned());
     // The ledger blocks: off the async workers.

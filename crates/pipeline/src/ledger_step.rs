@@ -202,6 +202,8 @@ pub(crate) fn draft(
         session_id: session.id().as_str().to_owned(),
         total_cents: invoices.iter().map(|i| i.amount_cents).sum(),
         invoices,
+        // The signed-in user the session belongs to: their claims are theirs to see.
+        owner: session.owner().unwrap_or_default(),
     }
 }
 

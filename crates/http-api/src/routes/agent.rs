@@ -4,6 +4,7 @@
 //! whose `done` result the stream delivers.
 
 use super::process::{current_config, write_config_from};
+use crate::access::{Action, Caller, defaults_for, record};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 use domain::{AgentSessionState, SessionConfig, validate_stored_name};
@@ -30,8 +31,12 @@ fn refused(refusal: AgentRefusal) -> ApiError {
     }
 }
 
-async fn config_of(state: &AppState, session: &Session) -> Result<SessionConfig, ApiError> {
-    let defaults = SessionConfig::clone(&state.defaults);
+async fn config_of(
+    state: &AppState,
+    caller: &Caller,
+    session: &Session,
+) -> Result<SessionConfig, ApiError> {
+    let defaults = defaults_for(state, caller).await;
     let session = session.clone();
     Ok(web::block(move || current_config(&session, defaults)).await?)
 }
@@ -53,6 +58,7 @@ pub(crate) async fn read(
 /// POST /api/agent/process: the configuration written, then a fresh run.
 pub(crate) async fn process(
     state: web::Data<AppState>,
+    caller: Caller,
     session_id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
@@ -60,7 +66,17 @@ pub(crate) async fn process(
     if state.jobs.is_busy(session.id()) {
         return Err(ApiError::Busy);
     }
-    let config = write_config_from(&state, &session, &body).await?;
+    let config = write_config_from(&state, &caller, &session, &body).await?;
+    let id = session.id().as_str().to_owned();
+    record(
+        &state,
+        caller.username(),
+        &caller.address,
+        Action::ProcessStarted,
+        &id,
+        "agent".into(),
+    )
+    .await;
     let settings = settings(&state);
     state.jobs.start(session, "agent", move |session| {
         pipeline::agent_process(session, &config, &settings)
@@ -87,10 +103,11 @@ async fn check_state(
 /// Starts an agent job with the session's configuration.
 async fn start_job(
     state: &AppState,
+    caller: &Caller,
     session: Session,
     work: impl FnOnce(&Session, &SessionConfig, &AgentSettings) -> Value + Send + 'static,
 ) -> Result<HttpResponse, ApiError> {
-    let config = config_of(state, &session).await?;
+    let config = config_of(state, caller, &session).await?;
     let settings = settings(state);
     state.jobs.start(session, "agent", move |session| {
         work(session, &config, &settings)
@@ -125,6 +142,7 @@ fn supplement_files(body: &[u8], session: &Session) -> Result<Vec<String>, ApiEr
 /// POST /api/agent/supplement: `{files}` already uploaded; a new round over every file.
 pub(crate) async fn supplement(
     state: web::Data<AppState>,
+    caller: Caller,
     session_id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
@@ -134,15 +152,21 @@ pub(crate) async fn supplement(
         let session = session.clone();
         web::block(move || supplement_files(&body, &session)).await??
     };
-    start_job(&state, session, move |session, config, settings| {
-        pipeline::agent_supplement_files(session, &files, config, settings)
-    })
+    start_job(
+        &state,
+        &caller,
+        session,
+        move |session, config, settings| {
+            pipeline::agent_supplement_files(session, &files, config, settings)
+        },
+    )
     .await
 }
 
 /// POST /api/agent/user-supplement: `{text}`; its fields merged, then validated again.
 pub(crate) async fn user_supplement(
     state: web::Data<AppState>,
+    caller: Caller,
     session_id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
@@ -164,9 +188,14 @@ pub(crate) async fn user_supplement(
         )));
     }
     check_state(&state, &session, pipeline::can_supplement).await?;
-    start_job(&state, session, move |session, config, settings| {
-        pipeline::agent_user_supplement(session, &text, config, settings)
-    })
+    start_job(
+        &state,
+        &caller,
+        session,
+        move |session, config, settings| {
+            pipeline::agent_user_supplement(session, &text, config, settings)
+        },
+    )
     .await
 }
 
@@ -176,9 +205,21 @@ const MAX_SUPPLEMENT_CHARS: usize = 4_000;
 /// POST /api/agent/force-submit: ready without validation, then the submission.
 pub(crate) async fn force_submit(
     state: web::Data<AppState>,
+    caller: Caller,
     session_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
     check_state(&state, &session, pipeline::can_force_submit).await?;
-    start_job(&state, session, pipeline::agent_force_submit).await
+    let id = session.id().as_str().to_owned();
+    let response = start_job(&state, &caller, session, pipeline::agent_force_submit).await?;
+    record(
+        &state,
+        caller.username(),
+        &caller.address,
+        Action::SubmitRequested,
+        &id,
+        "force".into(),
+    )
+    .await;
+    Ok(response)
 }

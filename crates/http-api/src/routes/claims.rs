@@ -1,7 +1,9 @@
 //! The history of claims, from the claims ledger (our addition to the interface, see
 //! docs/api.md): the list with filters, one claim with its invoices, voiding with a reason,
-//! and the ledger exported as CSV and as an Excel workbook.
+//! and the ledger exported as CSV and as an Excel workbook. A `staff` user sees only their own
+//! claims; a `finance` user (and everyone with sign-in off) sees all and may void.
 
+use crate::access::{Action, Caller, record};
 use crate::{ApiError, AppState};
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::{HttpResponse, web};
@@ -25,6 +27,15 @@ pub(crate) struct Query {
 }
 
 impl Query {
+    /// The filter, narrowed to the caller's own claims unless they are a finance user.
+    fn filter_for(&self, caller: &Caller) -> Result<ClaimFilter, ApiError> {
+        let mut filter = self.filter()?;
+        if !caller.identity.finance {
+            filter.owner = Some(caller.username().to_owned());
+        }
+        Ok(filter)
+    }
+
     fn filter(&self) -> Result<ClaimFilter, ApiError> {
         let given = |v: &str| Some(v.trim().to_owned()).filter(|v| !v.is_empty());
         let status = match given(&self.status) {
@@ -44,6 +55,7 @@ impl Query {
             status,
             limit: Some(self.limit.unwrap_or(200).min(1000)),
             offset: self.offset,
+            owner: None,
         })
     }
 }
@@ -63,10 +75,11 @@ fn shown(summary: &ClaimSummary) -> Value {
 /// `GET /api/claims`: `{"claims": [...]}`, newest first.
 pub(crate) async fn list(
     state: web::Data<AppState>,
+    caller: Caller,
     query: web::Query<Query>,
 ) -> Result<HttpResponse, ApiError> {
     let ledger = ledger(&state)?;
-    let filter = query.filter()?;
+    let filter = query.filter_for(&caller)?;
     let claims = web::block(move || ledger.claims(&filter)).await??;
     let claims: Vec<Value> = claims.iter().map(shown).collect();
     Ok(HttpResponse::Ok().json(json!({ "claims": claims })))
@@ -76,12 +89,15 @@ pub(crate) async fn list(
 /// files are.
 pub(crate) async fn detail(
     state: web::Data<AppState>,
+    caller: Caller,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let ledger = ledger(&state)?;
     let id = ClaimId(*id);
+    // Another's claim is as unknown to a staff user as a claim that does not exist.
     let detail = web::block(move || ledger.claim(id))
         .await??
+        .filter(|detail| caller.identity.finance || detail.summary.owner == caller.username())
         .ok_or(ledger::LedgerError::NotFound)?;
     let session = &detail.summary.session_id;
     let session_exists = state.store.session(session).is_ok();
@@ -108,13 +124,21 @@ pub(crate) struct VoidBody {
 /// (an accepted claim is voided; one a crash left pending is released).
 pub(crate) async fn void(
     state: web::Data<AppState>,
+    caller: Caller,
     id: web::Path<i64>,
     body: web::Json<VoidBody>,
 ) -> Result<HttpResponse, ApiError> {
+    if !caller.identity.finance {
+        return Err(ApiError::Forbidden("只有财务人员可以作废报销单".into()));
+    }
     let ledger = ledger(&state)?;
     let id = ClaimId(*id);
     let VoidBody { reason, by } = body.into_inner();
-    let by = if by.trim().is_empty() {
+    let audited = format!("报销单 {}：{}", id.0, reason.trim());
+    // Signed in, the voider is who signed in, not what they typed.
+    let by = if caller.is_signed_in() {
+        caller.identity.display_name.clone()
+    } else if by.trim().is_empty() {
         "（未署名）".to_owned()
     } else {
         by.trim().to_owned()
@@ -132,17 +156,27 @@ pub(crate) async fn void(
         other => other,
     })
     .await??;
+    record(
+        &state,
+        caller.username(),
+        &caller.address,
+        Action::ClaimVoided,
+        "",
+        audited,
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({"ok": true})))
 }
 
 /// `GET /api/claims/export.csv` and `.xlsx`: the filtered ledger, one line per invoice.
 pub(crate) async fn export(
     state: web::Data<AppState>,
+    caller: Caller,
     format: web::Path<String>,
     query: web::Query<Query>,
 ) -> Result<HttpResponse, ApiError> {
     let ledger = ledger(&state)?;
-    let mut filter = query.filter()?;
+    let mut filter = query.filter_for(&caller)?;
     filter.limit = None;
     let (content_type, xlsx) = match format.as_str() {
         "csv" => ("text/csv; charset=utf-8", false),

@@ -1,6 +1,8 @@
 //! Route table of the interface's endpoints.
 
 mod agent;
+mod audit;
+mod auth;
 mod challenge;
 mod claims;
 mod config;
@@ -17,12 +19,21 @@ mod upload;
 
 use actix_web::web;
 
+pub(crate) use pages::phone_page_refused;
+
 /// Registers every endpoint this crate serves.
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     // HEAD as GET for the pages (monitoring and `curl -I` ask with HEAD; the body is dropped).
     cfg.route("/", web::get().to(pages::desktop))
         .route("/", web::head().to(pages::desktop))
         .route("/favicon.ico", web::get().to(pages::favicon))
+        .route("/login", web::get().to(pages::login))
+        .route("/login", web::head().to(pages::login))
+        .route("/api/auth/login", web::post().to(auth::login))
+        .route("/api/auth/logout", web::post().to(auth::logout))
+        .route("/api/auth/me", web::get().to(auth::me))
+        .route("/api/audit", web::get().to(audit::list))
+        .route("/api/audit/export.csv", web::get().to(audit::export))
         .route("/mobile/{session_id}", web::get().to(pages::mobile))
         .route("/mobile/{session_id}", web::head().to(pages::mobile))
         .route("/assets/{name}", web::get().to(pages::asset))

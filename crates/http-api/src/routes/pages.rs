@@ -10,9 +10,10 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 
 const INDEX: &str = include_str!("../../assets/index.html");
 const MOBILE: &str = include_str!("../../assets/mobile.html");
+const LOGIN: &str = include_str!("../../assets/login.html");
 
 /// The embedded assets: name, content type, bytes.
-const ASSETS: [(&str, &str, &str); 5] = [
+const ASSETS: [(&str, &str, &str); 6] = [
     (
         "app.css",
         "text/css; charset=utf-8",
@@ -27,6 +28,11 @@ const ASSETS: [(&str, &str, &str); 5] = [
         "desktop.js",
         "text/javascript; charset=utf-8",
         include_str!("../../assets/desktop.js"),
+    ),
+    (
+        "login.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/login.js"),
     ),
     (
         "mobile.js",
@@ -64,16 +70,39 @@ pub(crate) async fn mobile(
 ) -> HttpResponse {
     match state.store.session(&session_id) {
         Ok(_) => html(actix_web::http::StatusCode::OK, MOBILE.to_owned()),
-        Err(_) => html(
+        Err(_) => phone_page_refused(&ApiError::SessionNotFound),
+    }
+}
+
+/// The phone page's refusal: an unknown session (or one the link does not open) or an
+/// expired link, as a page a phone shows.
+pub(crate) fn phone_page_refused(error: &ApiError) -> HttpResponse {
+    let (status, title, text) = match error {
+        ApiError::UploadLinkExpired => (
+            actix_web::http::StatusCode::FORBIDDEN,
+            "上传链接已过期",
+            "请在电脑上刷新二维码，再用手机重新扫描。",
+        ),
+        _ => (
             actix_web::http::StatusCode::NOT_FOUND,
+            "会话不存在",
+            "这个上传链接已失效。请在电脑上打开报销助手，重新扫描页面上的二维码。",
+        ),
+    };
+    html(
+        status,
+        format!(
             "<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <title>会话不存在</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head>\
-             <body class=\"mobile\"><h1>会话不存在</h1>\
-             <p>这个上传链接已失效。请在电脑上打开报销助手，重新扫描页面上的二维码。</p></body></html>"
-                .to_owned(),
+             <title>{title}</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head>\
+             <body class=\"mobile\"><h1>{title}</h1><p>{text}</p></body></html>"
         ),
-    }
+    )
+}
+
+/// GET /login: the sign-in page.
+pub(crate) async fn login() -> HttpResponse {
+    html(actix_web::http::StatusCode::OK, LOGIN.to_owned())
 }
 
 /// GET /favicon.ico: browsers ask for it whatever the page links; the page's icon.
@@ -108,12 +137,20 @@ fn phone_address_for(
         .get::<CheckedHost>()
         .map(|host| host.0.clone())
         .ok_or_else(|| ApiError::BadRequest("请求缺少 Host 头，无法生成手机上传地址".into()))?;
-    Ok(phone_address(
-        &state.reach,
-        &host,
-        session.id().as_str(),
-        lan_address,
-    ))
+    let mut address = phone_address(&state.reach, &host, session.id().as_str(), lan_address);
+    // With sign-in on, the link carries a short-lived token that opens this one session's
+    // uploads: the phone has no sign-in of its own.
+    if let (true, Some(tokens)) = (state.auth.signs_in(), &state.auth.uploads) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default();
+        let expires = now + state.auth.upload_ttl.as_secs();
+        let token = tokens.issue(session.id().as_str(), expires);
+        address.url = format!("{}?t={token}", address.url);
+        address.expires_in = Some(state.auth.upload_ttl.as_secs());
+    }
+    Ok(address)
 }
 
 /// GET /api/mobile-url/<session_id>: where the phone is sent, whether a phone can get there,

@@ -1,5 +1,6 @@
 //! POST /api/process: save the configuration, then extract and classify in a background job.
 
+use crate::access::{Action, Caller, defaults_for, record, remember_defaults};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 use domain::{ConfigField, SessionConfig};
@@ -8,6 +9,7 @@ use session_store::Session;
 
 pub(crate) async fn start(
     state: web::Data<AppState>,
+    caller: Caller,
     session_id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
@@ -15,7 +17,17 @@ pub(crate) async fn start(
     if state.jobs.is_busy(session.id()) {
         return Err(ApiError::Busy);
     }
-    let config = write_config_from(&state, &session, &body).await?;
+    let config = write_config_from(&state, &caller, &session, &body).await?;
+    let id = session.id().as_str().to_owned();
+    record(
+        &state,
+        caller.username(),
+        &caller.address,
+        Action::ProcessStarted,
+        &id,
+        "process".into(),
+    )
+    .await;
     let documents = state.documents.clone();
     let screenshots = state.screenshots.clone();
     state.jobs.start(session, "process", move |session| {
@@ -24,15 +36,20 @@ pub(crate) async fn start(
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "started"})))
 }
 
-/// The processing endpoints' configuration: the session's (or the defaults) with the body's
-/// fields set, written to config.json as the interface requires.
+/// The processing endpoints' configuration: the session's (or the caller's defaults) with the
+/// body's fields set, written to config.json as the interface requires. A change is audited
+/// by field name (never a value) and kept as the caller's defaults for their next session.
 pub(crate) async fn write_config_from(
     state: &AppState,
+    caller: &Caller,
     session: &Session,
     body: &[u8],
 ) -> Result<SessionConfig, ApiError> {
     let updates = config_updates(body)?;
-    let defaults = SessionConfig::clone(&state.defaults);
+    let changed: Vec<&str> = updates.iter().map(|(field, _)| field.name()).collect();
+    let changed = changed.join(",");
+    let defaults = defaults_for(state, caller).await;
+    let id = session.id().as_str().to_owned();
     let session = session.clone();
     let config = web::block(move || {
         let mut config = current_config(&session, defaults);
@@ -42,6 +59,18 @@ pub(crate) async fn write_config_from(
         session.write_config(&config).map(|()| config)
     })
     .await??;
+    if !changed.is_empty() {
+        record(
+            state,
+            caller.username(),
+            &caller.address,
+            Action::ConfigChanged,
+            &id,
+            changed,
+        )
+        .await;
+        remember_defaults(state, caller, &config).await;
+    }
     Ok(config)
 }
 

@@ -1,9 +1,10 @@
 //! POST /api/save: write the edited rows back, in array order, then report the document.
 
 use super::process::current_config;
+use crate::access::{Caller, defaults_for};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
-use domain::{SessionConfig, validate_stored_name};
+use domain::validate_stored_name;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use session_store::{CsvTable, SUMMARY_CSV};
@@ -26,6 +27,7 @@ pub(crate) struct SaveRequest {
 
 pub(crate) async fn save(
     state: web::Data<AppState>,
+    caller: Caller,
     session_id: web::Path<String>,
     body: web::Json<SaveRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -45,7 +47,7 @@ pub(crate) async fn save(
         .enumerate()
         .map(|(index, row)| row_cells(index, row))
         .collect::<Result<Vec<_>, _>>()?;
-    let defaults = SessionConfig::clone(&state.defaults);
+    let defaults = defaults_for(&state, &caller).await;
     let documents = state.documents.clone();
     let report = web::block(move || {
         let file_name = if csv_filename.is_empty() {

@@ -1,11 +1,13 @@
 //! POST /api/submit-financial: submit the saved table to the finance system in a background job.
 
+use crate::access::{Action, Caller, record};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 use session_store::CONFIG_FILE;
 
 pub(crate) async fn start(
     state: web::Data<AppState>,
+    caller: Caller,
     session_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let session = state.store.session(&session_id)?;
@@ -26,8 +28,18 @@ pub(crate) async fn start(
         ));
     }
     let finance = state.finance.clone();
+    let id = session.id().as_str().to_owned();
     state.jobs.start(session, "submit", move |session| {
         pipeline::submit(session, &finance)
     })?;
+    record(
+        &state,
+        caller.username(),
+        &caller.address,
+        Action::SubmitRequested,
+        &id,
+        String::new(),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "started"})))
 }

@@ -37,6 +37,8 @@ pub struct Options {
     pub finance: FinanceSettings,
     pub screenshots: ScreenshotSettings,
     pub bodies: BodyLimits,
+    /// Who may ask (default: sign-in off, as `cargo xtask run`).
+    pub auth: http_api::AuthSettings,
 }
 
 /// The shipped flow for the demo portal; tests point `base_url` at their own portal.
@@ -82,6 +84,7 @@ impl Default for Options {
             finance: finance(None),
             screenshots: ScreenshotSettings::default(),
             bodies: BodyLimits::default(),
+            auth: http_api::AuthSettings::default(),
         }
     }
 }
@@ -113,7 +116,8 @@ pub async fn spawn_app_with(mut options: Options) -> TestApp {
         options.finance,
         options.screenshots,
     )
-    .with_body_limits(options.bodies);
+    .with_body_limits(options.bodies)
+    .with_auth(options.auth);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let server = http_api::serve(listener, state.clone(), Some(2)).unwrap();
