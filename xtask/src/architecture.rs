@@ -13,6 +13,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("classify", &["domain"]),
     ("agent", &["domain"]),
     ("child-lifetime", &[]),
+    ("auth", &[]),
     ("docgen", &["child-lifetime", "domain"]),
     ("llm", &["domain"]),
     ("payments", &["domain", "pp-ocr"]),
@@ -39,7 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "http-api",
-        &["domain", "session-store", "ledger", "pipeline"],
+        &["auth", "domain", "session-store", "ledger", "pipeline"],
     ),
     ("demo-portal", &[]),
     ("campus-portal", &[]),
@@ -64,6 +65,8 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("ort", &["pp-ocr"]),
     ("sqlx", &["ledger"]),
     ("rust_xlsxwriter", &["ledger"]),
+    ("argon2", &["auth"]),
+    ("hmac", &["auth"]),
 ];
 
 fn root() -> PathBuf {

@@ -25,6 +25,56 @@ pub enum Command {
     /// Work with finance-system flow files (docs/flows.md).
     #[command(subcommand)]
     Flow(FlowCommand),
+    /// Manage the service's own accounts (`[auth] mode = "local"`). A password is read from
+    /// REIMBURSE_USER_PASSWORD, else asked on the terminal.
+    User(UserArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct UserArgs {
+    /// Directory holding the service's data (the ledger database with the accounts).
+    #[arg(
+        long,
+        env = "REIMBURSE_DATA_DIR",
+        default_value = "data",
+        global = true
+    )]
+    pub data_dir: PathBuf,
+
+    /// Service configuration file (TOML), for `[database] url`.
+    #[arg(long, env = "REIMBURSE_CONFIG", global = true)]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: UserCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create an account.
+    Add {
+        username: String,
+        /// The name shown on the page (default: the username).
+        #[arg(long)]
+        name: Option<String>,
+        /// Give the `finance` role: the whole ledger, its export, voiding and the audit trail.
+        #[arg(long)]
+        finance: bool,
+    },
+    /// Set a new password (signs the user out everywhere).
+    Passwd { username: String },
+    /// Disable an account (signs the user out everywhere).
+    Disable { username: String },
+    /// Enable a disabled account.
+    Enable { username: String },
+    /// Give or take the `finance` role.
+    Role {
+        username: String,
+        /// `staff` or `finance`.
+        role: String,
+    },
+    /// List the accounts (never a password or its hash).
+    List,
 }
 
 #[derive(Debug, Subcommand)]

@@ -7,6 +7,7 @@ mod recognize_cmd;
 mod serve;
 mod service_config;
 mod telemetry;
+mod user_cmd;
 
 use clap::Parser;
 
@@ -18,5 +19,6 @@ fn main() -> anyhow::Result<()> {
         cli::Command::Extract(args) => extract_cmd::run(&args),
         cli::Command::Recognize(args) => recognize_cmd::run(&args),
         cli::Command::Flow(command) => flow_cmd::run(&command),
+        cli::Command::User(args) => user_cmd::run(&args),
     }
 }

@@ -93,13 +93,21 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     }
     let screenshots = ScreenshotSettings { llm };
     let bodies = config.upload.body_limits();
+    let auth = config.auth.settings(&config.server.public_url)?;
     let state = AppState::new(store, defaults, sse, documents, finance, screenshots)
+        .with_auth(auth.clone())
         .with_allowed_hosts(config.server.allowed_hosts.iter().cloned())
         .with_public_url(Some(config.server.public_url.clone()))
         .with_body_limits(bodies);
     let listener =
         TcpListener::bind(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
     let local = listener.local_addr()?;
+    if !auth.signs_in() && !local.ip().is_loopback() {
+        tracing::warn!(
+            "sign-in is off ([auth] mode = none) while listening on {local}: anyone on the network can open every session; set [auth] mode = \"proxy\" or \"local\" (docs/auth.md)"
+        );
+    }
+    tracing::info!(mode = auth.mode.as_str(), "sign-in");
     tracing::info!(
         data_dir = %args.data_dir.display(),
         config = %config_path.as_ref().map_or("(built-in defaults)".into(), |p| p.display().to_string()),
@@ -198,7 +206,7 @@ fn start_demo_portal(args: &ServeArgs) -> anyhow::Result<Option<demo_portal::Por
 
 /// The claims ledger: `[database] url` (or `REIMBURSE_DATABASE_URL`), else SQLite in the data
 /// dir, created and migrated here.
-fn open_ledger(
+pub(crate) fn open_ledger(
     config: &crate::service_config::Database,
     data_dir: &std::path::Path,
 ) -> anyhow::Result<ledger::Ledger> {

@@ -23,6 +23,80 @@ pub struct ServiceConfig {
     pub llm: Llm,
     pub server: Server,
     pub database: Database,
+    pub auth: Auth,
+}
+
+/// Who may use the service (docs/auth.md).
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Auth {
+    /// `none` (one person on their own machine), `proxy` (the institution's single sign-on in
+    /// the reverse proxy names the user in a header) or `local` (accounts kept by the service).
+    pub mode: String,
+    /// `proxy`: the proxy's addresses or networks; the identity headers from anyone else are
+    /// refused.
+    pub proxy_addresses: Vec<String>,
+    pub user_header: String,
+    /// Empty: no display name header.
+    pub name_header: String,
+    /// Empty: no groups header.
+    pub groups_header: String,
+    /// The group (proxy) that gives the `finance` role.
+    pub finance_group: String,
+    /// `local`: how long a sign-in lasts.
+    pub login_hours: u64,
+    /// How long the phone's upload link (the QR code) works.
+    pub upload_link_secs: u64,
+    /// Mark the sign-in cookie `Secure`; default: when `[server] public_url` is https.
+    pub secure_cookie: Option<bool>,
+}
+
+impl Default for Auth {
+    fn default() -> Self {
+        let headers = http_api::ProxyHeaders::default();
+        Auth {
+            mode: "none".into(),
+            proxy_addresses: Vec::new(),
+            user_header: headers.user,
+            name_header: headers.name.unwrap_or_default(),
+            groups_header: headers.groups.unwrap_or_default(),
+            finance_group: headers.finance_group,
+            login_hours: 12,
+            upload_link_secs: 1800,
+            secure_cookie: None,
+        }
+    }
+}
+
+impl Auth {
+    /// The HTTP shell's settings; a proxy mode without proxy addresses is refused.
+    pub fn settings(&self, public_url: &str) -> anyhow::Result<http_api::AuthSettings> {
+        let mode: auth::AuthMode = self.mode.parse()?;
+        let trusted = auth::TrustedProxies::parse(&self.proxy_addresses)?;
+        if mode == auth::AuthMode::Proxy && trusted.is_empty() {
+            anyhow::bail!(
+                "[auth] mode = \"proxy\" needs proxy_addresses: the reverse proxy's address"
+            );
+        }
+        let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
+        let proxy = http_api::ProxyHeaders {
+            trusted,
+            user: given(&self.user_header).unwrap_or_else(|| "X-Remote-User".into()),
+            name: given(&self.name_header),
+            groups: given(&self.groups_header),
+            finance_group: self.finance_group.trim().to_owned(),
+        };
+        // The throttle and the upload-token key are the service's own, not configured.
+        let mut settings = http_api::AuthSettings::default();
+        settings.mode = mode;
+        settings.proxy = proxy;
+        settings.login_ttl = Duration::from_secs(self.login_hours.max(1) * 3600);
+        settings.upload_ttl = Duration::from_secs(self.upload_link_secs.max(1));
+        settings.secure_cookie = self
+            .secure_cookie
+            .unwrap_or_else(|| public_url.trim().starts_with("https://"));
+        Ok(settings)
+    }
 }
 
 /// Where the claims ledger lives.
