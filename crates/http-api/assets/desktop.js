@@ -367,8 +367,10 @@ async function onDone(result) {
   if (result.doc_error) {
     lines.push((result.doc_ok === true ? "出库单已生成，" : "出库单生成失败：") + result.doc_error);
   }
-  showResult(lines, result.ok === false || result.submit_ok === false);
+  // The table first: a person who starts editing when the outcome appears must not have the
+  // row re-rendered under their typing.
   await loadTable();
+  showResult(lines, result.ok === false || result.submit_ok === false);
 }
 
 // ---- table ----
