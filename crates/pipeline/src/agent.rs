@@ -167,9 +167,11 @@ impl SessionIo<'_> {
         let mut second: SecondSources = Vec::new();
         let mut tickets = Vec::new();
         let mut hotels = Vec::new();
+        let mut entries = Vec::new();
         for cells in table.iter().flat_map(keyed_rows) {
             let number = cells.get("发票号码").cloned().unwrap_or_default();
             let stored = records.iter().find(|s| s.record.invoice_number == number);
+            entries.push(crate::ledger_step::entry(self.session, &cells, stored));
             let kind = stored.map_or_else(
                 || {
                     let cell = |k: &str| cells.get(k).map(String::as_str).unwrap_or_default();
@@ -223,9 +225,6 @@ impl SessionIo<'_> {
             });
         }
         if let Some(ledger) = &self.settings.finance.ledger {
-            let cells: Vec<BTreeMap<String, String>> =
-                rows.iter().map(|r| r.cells.clone()).collect();
-            let entries = crate::ledger_step::table_entries(self.session, &cells);
             let notes = crate::ledger_step::notes(self.session, ledger, &entries);
             for (row, notes) in rows.iter_mut().zip(notes) {
                 row.ledger = notes;

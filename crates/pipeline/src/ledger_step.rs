@@ -8,7 +8,7 @@ use agent::{LedgerFinding, LedgerNote};
 use domain::{format_civil_date, parse_cents, parse_civil_date};
 use ledger::{ClaimDraft, ClaimStatus, Holder, InvoiceEntry, Ledger};
 use serde::Serialize;
-use session_store::{Session, Store};
+use session_store::{CsvTable, Session, Store};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 
@@ -145,15 +145,9 @@ pub struct LedgerMark {
     pub message: String,
 }
 
-/// The ledger's marks on the session's current table (for `/api/data`).
-pub fn ledger_marks(session: &Session, ledger: &Ledger) -> Vec<LedgerMark> {
-    let Ok(Some(name)) = session.table_file_name() else {
-        return Vec::new();
-    };
-    let Ok(table) = session.read_table(&name) else {
-        return Vec::new();
-    };
-    let rows = keyed_rows(&table);
+/// The ledger's marks on `table`, the session's current table as `/api/data` read it.
+pub fn ledger_marks(session: &Session, table: &CsvTable, ledger: &Ledger) -> Vec<LedgerMark> {
+    let rows = keyed_rows(table);
     let entries = table_entries(session, &rows);
     notes(session, ledger, &entries)
         .into_iter()
@@ -169,7 +163,7 @@ pub fn ledger_marks(session: &Session, ledger: &Ledger) -> Vec<LedgerMark> {
 }
 
 /// The entries of the table's rows, matched to their extraction records by number.
-pub(crate) fn table_entries(
+fn table_entries(
     session: &Session,
     rows: &[BTreeMap<String, String>],
 ) -> Vec<InvoiceEntry> {

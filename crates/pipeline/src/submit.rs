@@ -93,12 +93,13 @@ fn prepare(session: &Session) -> Result<Prepared, String> {
         .collect();
 
     let rows = keyed_rows(&table);
-    let entries = crate::ledger_step::table_entries(session, &rows);
+    let mut entries = Vec::new();
     let mut kinds = Vec::new();
     let mut records: Vec<Option<&StoredRecord>> = Vec::new();
     for row in &rows {
         let number = row.get("发票号码").map(String::as_str).unwrap_or_default();
         let record = by_number.get(number).copied();
+        entries.push(crate::ledger_step::entry(session, row, record));
         let kind = match record {
             Some(stored) => stored.kind,
             None => {

@@ -16,7 +16,7 @@ pub(crate) async fn read(
         let table = session.read_table(&name).map_err(ApiError::from)?;
         // What the claims ledger knows of these invoices: the page marks the rows.
         let marks = ledger
-            .map(|ledger| pipeline::ledger_marks(&session, &ledger))
+            .map(|ledger| pipeline::ledger_marks(&session, &table, &ledger))
             .unwrap_or_default();
         Ok::<_, ApiError>((table, marks))
     })
