@@ -77,6 +77,7 @@ async function showUser() {
   $("user-line").hidden = !me.signed_in;
   $("user-name").textContent = me.display_name || me.username;
   $("void-by-field").hidden = me.signed_in;
+  $("export-audit").hidden = !me.finance;
   $("auth-warning").hidden = !me.warning;
   $("auth-warning").textContent = me.warning || "";
   return true;

@@ -1,5 +1,17 @@
-// The sign-in page: posts the account and password, then opens the desktop page.
+// The sign-in page: posts the account and password, then opens the desktop page. Where the
+// institution's sign-on signs people in (proxy mode) or nobody signs in, it says so instead.
 "use strict";
+
+api.json("GET", "/api/auth/me").then((me) => {
+  if (me.signed_in || me.mode === "none") location.replace("/");
+  else if (me.mode === "proxy") {
+    document.getElementById("login-form").hidden = true;
+    const error = document.getElementById("login-error");
+    error.textContent = "本服务通过单位统一身份认证登录，请从单位门户重新打开本页面。";
+    error.hidden = false;
+    document.getElementById("login-form").after(error);
+  }
+}).catch(() => { /* the form stays */ });
 
 document.getElementById("login-form").addEventListener("submit", async (e) => {
   e.preventDefault();
