@@ -151,6 +151,12 @@ pub fn configured_data_dir(root: &Path, finance_lines: &str) -> PathBuf {
     data
 }
 
+/// Writes `data_dir/reimburse.toml` (creating the folder), which `serve` and `user` read.
+pub fn write_config(data_dir: &Path, toml: &str) {
+    std::fs::create_dir_all(data_dir).unwrap();
+    std::fs::write(data_dir.join("reimburse.toml"), toml).unwrap();
+}
+
 /// The JSON body of a request's answer.
 pub async fn json_of(request: reqwest::RequestBuilder) -> serde_json::Value {
     request.send().await.unwrap().json().await.unwrap()
@@ -197,7 +203,20 @@ impl Server {
 
 /// Every event of the current run of session `id` of the service at `base`, up to `done`.
 pub async fn events_until_done_at(base: &str, id: &str) -> Vec<serde_json::Value> {
-    let response = reqwest::get(format!("{base}/api/logs/{id}")).await.unwrap();
+    events_until_done_as(&reqwest::Client::new(), base, id).await
+}
+
+/// Like [`events_until_done_at`], asked by `client` (one that carries a sign-in).
+pub async fn events_until_done_as(
+    client: &reqwest::Client,
+    base: &str,
+    id: &str,
+) -> Vec<serde_json::Value> {
+    let response = client
+        .get(format!("{base}/api/logs/{id}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     let mut body = response.bytes_stream();
     let mut pending = String::new();
