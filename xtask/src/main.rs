@@ -23,7 +23,8 @@ commands:
   bench ocr         OCR wall and CPU ms per screenshot fixture
   bench ledger      double-claim checks of 50 invoices against a ledger of 1,000,000, SQLite and PostgreSQL
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
-  fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests (default 20000)
+  fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests, sign-in off, signed out
+                    and signed in (default 20000 each)
   screenshots       PNGs of each page state (headless Chromium) into target/screenshots
   install           install the system packages and the OCR models the service and its tests use
   fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";

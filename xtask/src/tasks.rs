@@ -256,8 +256,9 @@ pub fn fuzz(args: &[String]) -> anyhow::Result<()> {
     cargo(&command)
 }
 
-/// `cargo xtask fuzz-http [CASES]`: the HTTP fuzz test (crates/http-api/tests/fuzz_http.rs)
-/// with more cases than `cargo xtask test` runs, printing its figures.
+/// `cargo xtask fuzz-http [CASES]`: the HTTP fuzz tests (crates/http-api/tests/fuzz_http.rs:
+/// sign-in off, signed out and signed in, each with CASES requests) with more cases than
+/// `cargo xtask test` runs, printing their figures.
 pub fn fuzz_http(args: &[String]) -> anyhow::Result<()> {
     let cases = args.first().map_or("20000", String::as_str);
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))

@@ -1,8 +1,12 @@
 //! A bounded fuzz run of the HTTP layer on loopback: every endpoint with malformed methods,
 //! paths, names, headers and bodies, sent as raw bytes. Every answer must be a parsable
-//! response; every error a `{error}` JSON body (the phone page's "session unknown" page for a
-//! person excepted); nothing a 5xx (a panic is caught as a 500).
-//! `REIMBURSE_HTTP_FUZZ_CASES` sets the number of requests (default 1500) and
+//! response; every error a `{error}` JSON body (the phone page's "session unknown" and "link
+//! expired" pages for a person opening it excepted); nothing a 5xx (a panic is caught as a 500).
+//! The same run goes three times: sign-in off (`mode = none`); sign-in on (`mode = local`)
+//! signed out, where nothing but the sign-in page, its API, the assets and the phone's link
+//! may answer with success; and signed in with a valid cookie on every request, where another
+//! user's session never answers.
+//! `REIMBURSE_HTTP_FUZZ_CASES` sets the number of requests of each run (default 1500) and
 //! `REIMBURSE_HTTP_FUZZ_SEED` the seed; the figures are printed.
 
 #![allow(
@@ -14,7 +18,7 @@
 
 mod common;
 
-use common::{Options, spawn_app_with};
+use common::{Options, TestApp, add_user, local_sign_in, spawn_app_with};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -53,34 +57,129 @@ impl Rng {
     }
 }
 
-const ENDPOINTS: [(&str, &str); 18] = [
+const ENDPOINTS: &[(&str, &str)] = &[
     ("GET", "/"),
+    ("GET", "/login"),
+    ("GET", "/assets/{asset}"),
     ("GET", "/mobile/{id}"),
+    ("POST", "/api/auth/login"),
+    ("POST", LOGOUT),
+    ("GET", "/api/auth/me"),
     ("POST", "/api/session"),
     ("POST", "/api/upload/{id}"),
     ("GET", "/api/files/{id}"),
     ("GET", "/api/download/{id}/{file}"),
     ("POST", "/api/mobile-upload/{id}"),
+    ("GET", "/api/qr/{id}"),
+    ("GET", "/api/mobile-url/{id}"),
     ("GET", "/api/config/{id}"),
     ("GET", "/api/data/{id}"),
     ("POST", "/api/save/{id}"),
     ("POST", "/api/process/{id}"),
     ("GET", "/api/logs/{id}"),
     ("POST", "/api/submit-financial/{id}"),
+    ("GET", "/api/submit-challenge/{id}"),
+    ("POST", "/api/submit-challenge/{id}"),
     ("GET", "/api/agent/state/{id}"),
     ("POST", "/api/agent/process/{id}"),
     ("POST", "/api/agent/supplement/{id}"),
     ("POST", "/api/agent/user-supplement/{id}"),
     ("POST", "/api/agent/force-submit/{id}"),
+    ("GET", "/api/claims"),
+    ("GET", "/api/claims/export.{format}"),
+    ("GET", "/api/claims/{claim}"),
+    ("POST", "/api/claims/{claim}/void"),
+    ("GET", "/api/audit"),
+    ("GET", "/api/audit/export.csv"),
 ];
 
-fn session_id(rng: &mut Rng, real: &str) -> String {
+/// Signing out would end the signed-in run's sign-in: that run leaves it out.
+const LOGOUT: &str = "/api/auth/logout";
+
+/// What a signed-out caller may reach: the sign-in page, its API and the assets.
+const PUBLIC: [&str; 5] = [
+    "/login",
+    "/assets/{asset}",
+    "/api/auth/login",
+    LOGOUT,
+    "/api/auth/me",
+];
+
+/// What the phone's upload token opens, for its own session.
+const PHONE: [&str; 3] = ["/mobile/{id}", "/api/mobile-upload/{id}", "/api/files/{id}"];
+
+/// Who sends the fuzzed requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Caller {
+    /// `mode = none`: everyone is the same user.
+    SignInOff,
+    /// `mode = local`, no cookie (or one that signs nobody in).
+    SignedOut,
+    /// `mode = local`, a valid sign-in cookie on every request.
+    SignedIn,
+}
+
+/// The app under fuzz and what the requests may carry.
+struct Target {
+    port: u16,
+    caller: Caller,
+    /// The caller's own session (sign-in off: the one session).
+    own_id: String,
+    /// Another user's session (sign-in on): it must look unknown.
+    foreign_id: Option<String>,
+    /// The `Cookie` header value of a valid sign-in (signed in only).
+    cookie: Option<String>,
+    /// The phone's upload token for `own_id` (sign-in on).
+    token: Option<String>,
+}
+
+/// Which session a request names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Named {
+    Own,
+    Foreign,
+    Other,
+}
+
+/// What was sent, for judging its answer.
+struct Sent {
+    template: &'static str,
+    named: Named,
+    /// The own session's valid upload token went with it.
+    token: bool,
+    bytes: Vec<u8>,
+}
+
+fn session_id(rng: &mut Rng, target: &Target) -> (String, Named) {
     match rng.below(8) {
-        0..=3 => real.to_owned(),
-        4 => "00000000-0000-4000-8000-000000000000".to_owned(),
-        5 => "..%2F..%2Fetc".to_owned(),
-        6 => "%".repeat(rng.below(40) + 1),
-        _ => String::from_utf8_lossy(&rng.some_bytes(60)).into_owned(),
+        0..=3 => (target.own_id.clone(), Named::Own),
+        4 => match &target.foreign_id {
+            Some(foreign) => (foreign.clone(), Named::Foreign),
+            None => (
+                "00000000-0000-4000-8000-000000000000".to_owned(),
+                Named::Other,
+            ),
+        },
+        5 => ("..%2F..%2Fetc".to_owned(), Named::Other),
+        6 => ("%".repeat(rng.below(40) + 1), Named::Other),
+        _ => (
+            String::from_utf8_lossy(&rng.some_bytes(60)).into_owned(),
+            Named::Other,
+        ),
+    }
+}
+
+/// Query strings for the lists' filters and the stream, hostile or not.
+fn query(rng: &mut Rng) -> String {
+    match rng.below(6) {
+        0 => format!("last_event_id={}", "9".repeat(rng.below(50))),
+        1 => "q=%FF%FE&from=2025-13-40&to=x&limit=-1&offset=18446744073709551616".to_owned(),
+        2 => "status=voided&kind=travel&staff_no=%00&limit=4294967295&offset=4294967295".to_owned(),
+        3 => {
+            "user=%00&action=sign_in&session=..%2F&from=2025-01-01&to=2024-01-01&limit=0".to_owned()
+        }
+        4 => "from=2025-02-30T25:61&to=9999-99-99&status=nonsense".to_owned(),
+        _ => String::from_utf8_lossy(&rng.some_bytes(80)).into_owned(),
     }
 }
 
@@ -114,8 +213,10 @@ fn target_text(raw: &str) -> String {
 }
 
 fn body(rng: &mut Rng) -> (Option<&'static str>, Vec<u8>) {
-    let json_bodies: [&[u8]; 12] = [
+    let json_bodies: [&[u8]; 14] = [
         b"{}",
+        b"{\"username\":\"fuzzer\",\"password\":\"fuzz-password-1\"}",
+        b"{\"username\":\"fuzzer\",\"password\":\"wrong\"}",
         b"{\"data\":[{\"\xe5\xba\x8f\xe5\x8f\xb7\":1}]}",
         b"{\"data\":[[1,2]],\"csv_filename\":\"../x.csv\"}",
         b"{\"data\":\"x\"}",
@@ -177,8 +278,8 @@ fn body(rng: &mut Rng) -> (Option<&'static str>, Vec<u8>) {
     }
 }
 
-fn request(rng: &mut Rng, real_id: &str, port: u16) -> Vec<u8> {
-    let (method, template) = *rng.pick(&ENDPOINTS);
+fn request(rng: &mut Rng, target: &Target, endpoints: &[(&'static str, &'static str)]) -> Sent {
+    let (method, template) = *rng.pick(endpoints);
     let method = if rng.chance(85) {
         method.to_owned()
     } else {
@@ -187,24 +288,68 @@ fn request(rng: &mut Rng, real_id: &str, port: u16) -> Vec<u8> {
         ])
         .to_string()
     };
-    let mut path = template
-        .replace("{id}", &session_id(rng, real_id))
-        .replace("{file}", &file_name(rng));
-    if rng.chance(15) {
-        path.push_str(&format!("?last_event_id={}", "9".repeat(rng.below(50))));
+    let (id, mut named) = session_id(rng, target);
+    if !template.contains("{id}") {
+        named = Named::Other;
     }
+    let file = file_name(rng);
+    let asset = *rng.pick(&["app.css", "login.js", "..%2Fsecret.key", "none.js", ""]);
+    let format = *rng.pick(&["csv", "xlsx", "pdf", "", "%00"]);
+    let claim = *rng.pick(&["1", "0", "-1", "99999999999999999999", "abc", "%FF"]);
+    let mut path = template
+        .replace("{id}", &id)
+        .replace("{file}", &file)
+        .replace("{asset}", asset)
+        .replace("{format}", format)
+        .replace("{claim}", claim);
+    let mut queries = Vec::new();
+    if rng.chance(15) {
+        queries.push(query(rng));
+    }
+    let mut token = false;
+    if let Some(valid) = &target.token
+        && rng.chance(20)
+    {
+        queries.push(format!("t={valid}"));
+        token = true;
+    } else if rng.chance(5) {
+        queries.push(format!("t={}", rng.pick(&["", "AAAA", "1.2.3", "%FF"])));
+    }
+    if !queries.is_empty() {
+        path = format!("{path}?{}", queries.join("&"));
+    }
+    let mut template = template;
     if rng.chance(5) {
         path = format!("/{}", "x".repeat(rng.below(20_000)));
+        template = "/x";
+        named = Named::Other;
     }
     let (content_type, body) = body(rng);
     let mut head = format!("{method} {} HTTP/1.1\r\n", target_text(&path)).into_bytes();
     let host = match rng.below(10) {
         0 => "evil.example".to_owned(),
         1 => String::new(),
-        _ => format!("127.0.0.1:{port}"),
+        _ => format!("127.0.0.1:{}", target.port),
     };
     if !host.is_empty() {
         head.extend(format!("Host: {host}\r\n").into_bytes());
+    }
+    match (&target.cookie, target.caller) {
+        (Some(cookie), _) => head.extend(format!("Cookie: {cookie}\r\n").into_bytes()),
+        // Signed out: no cookie, or one that signs nobody in.
+        (None, Caller::SignedOut) if rng.chance(30) => head.extend(
+            format!(
+                "Cookie: reimburse_login={}\r\n",
+                rng.pick(&[
+                    "",
+                    "x",
+                    "%FF%FE",
+                    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+                ])
+            )
+            .into_bytes(),
+        ),
+        _ => {}
     }
     if let Some(content_type) = content_type {
         head.extend(format!("Content-Type: {content_type}\r\n").into_bytes());
@@ -245,20 +390,27 @@ fn request(rng: &mut Rng, real_id: &str, port: u16) -> Vec<u8> {
     }
     head.extend(b"\r\n");
     head.extend(body);
-    head
+    Sent {
+        template,
+        named,
+        token,
+        bytes: head,
+    }
 }
 
 /// What came back for one request.
 enum Outcome {
-    Ok(u16),
+    /// A success or a redirection, with the response's head (lowercase).
+    Ok(u16, String),
     Error(u16),
     Bad(String),
 }
 
 async fn send(port: u16, bytes: &[u8]) -> Outcome {
     let head_request = bytes.starts_with(b"HEAD ");
-    // The phone page answers an unknown session with a page for a person, on purpose.
-    let page_request = bytes.starts_with(b"GET /mobile/");
+    // The phone page answers an unknown session (or an expired link) with a page for a
+    // person, on purpose; to HEAD, the same page's head.
+    let page_request = bytes.starts_with(b"GET /mobile/") || bytes.starts_with(b"HEAD /mobile/");
     let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)).await else {
         return Outcome::Bad("cannot connect".into());
     };
@@ -298,7 +450,7 @@ async fn send(port: u16, bytes: &[u8]) -> Outcome {
         return Outcome::Bad(format!("no status: {head:?}"));
     };
     if status < 400 {
-        return Outcome::Ok(status);
+        return Outcome::Ok(status, head.to_ascii_lowercase());
     }
     let json = head
         .to_ascii_lowercase()
@@ -310,7 +462,12 @@ async fn send(port: u16, bytes: &[u8]) -> Outcome {
     let html = head
         .to_ascii_lowercase()
         .contains("content-type: text/html");
-    if page_request && html && status == 404 && body.contains("会话不存在") {
+    let page = match status {
+        404 => "会话不存在",
+        403 => "上传链接已过期",
+        _ => "\0",
+    };
+    if page_request && html && (body.contains(page) || (head_request && body.is_empty())) {
         return Outcome::Error(status);
     }
     let error = serde_json::from_str::<serde_json::Value>(body)
@@ -325,49 +482,94 @@ async fn send(port: u16, bytes: &[u8]) -> Outcome {
     }
 }
 
-#[tokio::test]
-async fn malformed_requests_get_json_errors_and_never_a_panic() {
-    let mut finance = common::finance(None);
-    // Submissions fail at once (no flow) instead of starting a browser per fuzzed request.
-    finance.flow = "/nonexistent/flow.toml".into();
-    let app = spawn_app_with(Options {
-        finance,
-        ..Options::default()
-    })
-    .await;
-    let port: u16 = app.base.rsplit(':').next().unwrap().parse().unwrap();
-    let real_id = app.create_session().await;
-    let cases: usize = std::env::var("REIMBURSE_HTTP_FUZZ_CASES")
+/// Why a success is wrong for this caller, if it is: signed out, only the public pages and
+/// the phone's link open anything (`/` sends to the sign-in page); signed in, another user's
+/// session never answers.
+fn wrongly_open(caller: Caller, sent: &Sent, status: u16, head: &str) -> Option<&'static str> {
+    match caller {
+        Caller::SignInOff => None,
+        Caller::SignedOut => {
+            let public = PUBLIC.contains(&sent.template)
+                || (sent.token && sent.named == Named::Own && PHONE.contains(&sent.template))
+                || (status == 303 && head.contains("\r\nlocation: /login"));
+            (!public).then_some("signed out, yet answered")
+        }
+        Caller::SignedIn => {
+            (sent.named == Named::Foreign).then_some("another user's session answered")
+        }
+    }
+}
+
+fn cases() -> usize {
+    std::env::var("REIMBURSE_HTTP_FUZZ_CASES")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(1500);
+        .unwrap_or(1500)
+}
+
+/// An app whose submissions fail at once (no flow) instead of starting a browser per fuzzed
+/// request.
+async fn app(auth: http_api::AuthSettings) -> TestApp {
+    let mut finance = common::finance(None);
+    finance.flow = "/nonexistent/flow.toml".into();
+    spawn_app_with(Options {
+        finance,
+        auth,
+        ..Options::default()
+    })
+    .await
+}
+
+fn port(app: &TestApp) -> u16 {
+    app.base.rsplit(':').next().unwrap().parse().unwrap()
+}
+
+/// Sends the bounded run at `target` and asserts every answer was a proper one.
+async fn fuzz(target: &Target) {
+    let cases = cases();
     let seed: u64 = std::env::var("REIMBURSE_HTTP_FUZZ_SEED")
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(0x5eed_cafe);
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let requests: Vec<Vec<u8>> = (0..cases)
-        .map(|_| request(&mut rng, &real_id, port))
+    let endpoints: Vec<_> = ENDPOINTS
+        .iter()
+        .copied()
+        .filter(|(_, path)| target.caller != Caller::SignedIn || *path != LOGOUT)
+        .collect();
+    let requests: Vec<Sent> = (0..cases)
+        .map(|_| request(&mut rng, target, &endpoints))
         .collect();
     let started = Instant::now();
     let mut statuses = std::collections::BTreeMap::<u16, usize>::new();
     let mut bad = Vec::new();
     for batch in requests.chunks(8) {
-        let outcomes = futures_util::future::join_all(batch.iter().map(|r| send(port, r))).await;
-        for (outcome, request) in outcomes.into_iter().zip(batch) {
-            match outcome {
-                Outcome::Ok(status) | Outcome::Error(status) => {
+        let outcomes =
+            futures_util::future::join_all(batch.iter().map(|r| send(target.port, &r.bytes))).await;
+        for (outcome, sent) in outcomes.into_iter().zip(batch) {
+            let why = match outcome {
+                Outcome::Ok(status, head) => {
                     *statuses.entry(status).or_default() += 1;
+                    wrongly_open(target.caller, sent, status, &head)
+                        .map(|why| format!("{status}: {why}: {head:?}"))
                 }
-                Outcome::Bad(why) => bad.push(format!(
+                Outcome::Error(status) => {
+                    *statuses.entry(status).or_default() += 1;
+                    None
+                }
+                Outcome::Bad(why) => Some(why),
+            };
+            if let Some(why) = why {
+                bad.push(format!(
                     "{why}\n  request: {:?}",
-                    String::from_utf8_lossy(&request[..request.len().min(300)])
-                )),
+                    String::from_utf8_lossy(&sent.bytes[..sent.bytes.len().min(300)])
+                ));
             }
         }
     }
     eprintln!(
-        "HTTP fuzz: {cases} requests (seed {seed:#x}) in {:?}; statuses {statuses:?}; {} bad",
+        "HTTP fuzz, {:?}: {cases} requests (seed {seed:#x}) in {:?}; statuses {statuses:?}; {} bad",
+        target.caller,
         started.elapsed(),
         bad.len()
     );
@@ -377,10 +579,116 @@ async fn malformed_requests_get_json_errors_and_never_a_panic() {
         bad.len(),
         bad[..bad.len().min(5)].join("\n")
     );
+}
+
+#[tokio::test]
+async fn malformed_requests_get_json_errors_and_never_a_panic() {
+    let app = app(http_api::AuthSettings::default()).await;
+    let target = Target {
+        port: port(&app),
+        caller: Caller::SignInOff,
+        own_id: app.create_session().await,
+        foreign_id: None,
+        cookie: None,
+        token: None,
+    };
+    fuzz(&target).await;
     // And the service still serves.
     assert_eq!(
         app.client
             .post(app.url("/api/session"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+}
+
+/// With sign-in on: the user's own session and its phone token, and another user's session.
+async fn signed_in_app(caller: Caller) -> (TestApp, Target, String) {
+    let app = app(local_sign_in()).await;
+    // A finance user: the audit trail and voiding answer them instead of refusing.
+    add_user(&app, "fuzzer", "模糊测试", "fuzz-password-1", true).await;
+    add_user(&app, "other", "别人", "other-password-1", false).await;
+    let cookie = app.sign_in("fuzzer", "fuzz-password-1").await;
+    let own_id = app.create_session_as(&cookie).await;
+    let other = app.sign_in("other", "other-password-1").await;
+    let foreign_id = app.create_session_as(&other).await;
+    let phone: serde_json::Value = app
+        .client
+        .get(app.url(&format!("/api/mobile-url/{own_id}")))
+        .header("Cookie", &cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = phone["url"]
+        .as_str()
+        .and_then(|url| url.split_once("?t="))
+        .map(|(_, token)| token.to_owned())
+        .unwrap_or_else(|| panic!("no upload token in {phone}"));
+    let target = Target {
+        port: port(&app),
+        caller,
+        own_id,
+        foreign_id: Some(foreign_id),
+        cookie: (caller == Caller::SignedIn).then(|| cookie.clone()),
+        token: Some(token),
+    };
+    (app, target, cookie)
+}
+
+/// The number of sessions on disk.
+fn sessions(app: &TestApp) -> usize {
+    std::fs::read_dir(app.data_dir.path().join("sessions"))
+        .unwrap()
+        .count()
+}
+
+#[tokio::test]
+async fn signed_out_requests_with_sign_in_on_open_nothing_and_get_json_errors() {
+    let (app, target, cookie) = signed_in_app(Caller::SignedOut).await;
+    let before = sessions(&app);
+    fuzz(&target).await;
+    assert_eq!(
+        sessions(&app),
+        before,
+        "a signed-out request created a session"
+    );
+    // The service still serves, and the sign-in still holds.
+    let me: serde_json::Value = app
+        .client
+        .get(app.url("/api/auth/me"))
+        .header("Cookie", &cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["signed_in"], true, "{me}");
+}
+
+#[tokio::test]
+async fn signed_in_requests_get_json_errors_and_never_another_users_session() {
+    let (app, target, cookie) = signed_in_app(Caller::SignedIn).await;
+    fuzz(&target).await;
+    // Signed in throughout: the cookie still opens the user's own session.
+    let files = app
+        .client
+        .get(app.url(&format!("/api/files/{}", target.own_id)))
+        .header("Cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(files.status(), 200);
+    assert_eq!(
+        app.client
+            .post(app.url("/api/session"))
+            .header("Cookie", &cookie)
             .send()
             .await
             .unwrap()

@@ -626,3 +626,44 @@ async fn the_phone_qr_code_ignores_forwarded_hosts() {
         qr_svg(&format!("http://{lan}/mobile/{id}"))
     );
 }
+
+/// With sign-in on, the phone page's refusal is a page only for a browser opening it (GET or
+/// HEAD); any other method gets `{error}` JSON like every other refusal.
+#[tokio::test]
+async fn the_phone_pages_refusal_is_a_page_only_for_get_and_head() {
+    let app = spawn_app_with(Options {
+        auth: common::local_sign_in(),
+        ..Options::default()
+    })
+    .await;
+    common::add_user(&app, "zhangsan", "张三", "zhangsan-password", false).await;
+    let cookie = app.sign_in("zhangsan", "zhangsan-password").await;
+    let id = app.create_session_as(&cookie).await;
+    let page = app.get(&format!("/mobile/{id}")).await;
+    assert_eq!(page.status(), 404);
+    assert!(page.text().await.unwrap().contains("会话不存在"));
+    for (method, query, status) in [
+        ("PATCH", "", 401),
+        ("DELETE", "", 401),
+        ("POST", "", 401),
+        ("OPTIONS", "?t=AAAA", 404),
+    ] {
+        let response = app
+            .client
+            .request(
+                method.parse().unwrap(),
+                app.url(&format!("/mobile/{id}{query}")),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status, "{method}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/json",
+            "{method}"
+        );
+        let body: Value = response.json().await.unwrap();
+        assert!(body["error"].is_string(), "{method}: {body}");
+    }
+}

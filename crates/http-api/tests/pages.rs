@@ -2,7 +2,9 @@
 //! text): upload from the desktop and from the phone page at 375 px, the phone's file on the
 //! desktop without a reload, the agent asking, a text supplement, the claim number; the table
 //! edited and saved; hostile names shown as text; the portal's captcha asked and answered; the
-//! history of claims listed, filtered, opened and voided; a row already claimed marked.
+//! history of claims listed, filtered, opened and voided; a row already claimed marked; with
+//! sign-in on, the sign-in page (a wrong password refused), the whole flow in the person's name
+//! with the phone's expiring link, their claim in the history, and signing out.
 
 #![allow(
     clippy::unwrap_used,
@@ -13,7 +15,9 @@
 
 mod common;
 
-use common::{Options, Portal, TestApp, browser_available, spawn_app_with};
+use common::{
+    Options, Portal, TestApp, add_user, browser_available, local_sign_in, spawn_app_with,
+};
 use finance_bot::{Browser, Challenge, WebDriverTarget};
 use ledger::{ClaimDraft, ClaimId, InvoiceEntry};
 use serde_json::json;
@@ -133,14 +137,23 @@ async fn app_and_portal() -> (TestApp, Portal) {
     (app, portal)
 }
 
-#[tokio::test]
-async fn the_whole_flow_in_the_browser() {
-    let (app, portal) = app_and_portal().await;
-    let desktop_browser = browser().await;
-    let desktop = desktop_browser.driver().unwrap();
-    desktop.goto(format!("{}/", app.base)).await.unwrap();
+/// GETs `path` as the browser would: with its sign-in cookie, when it has one.
+async fn get_as(app: &TestApp, driver: &WebDriver, path: &str) -> reqwest::Response {
+    let mut request = app.client.get(app.url(path));
+    if let Ok(cookie) = driver.get_named_cookie(LOGIN_COOKIE).await {
+        request = request.header("Cookie", format!("{LOGIN_COOKIE}={}", cookie.value));
+    }
+    request.send().await.unwrap()
+}
+
+const LOGIN_COOKIE: &str = "reimburse_login";
+
+/// The whole flow on a desktop page that has just opened a session: an upload from the
+/// desktop; one from the phone page at 375 px, opened at the link the page shows, which
+/// appears on the desktop without a reload; the agent asking, answered as text; the claim
+/// number shown; the table edited and saved. Returns the session id and the claim number.
+async fn the_whole_flow(app: &TestApp, portal: &Portal, desktop: &WebDriver) -> (String, String) {
     let id = wait_text(desktop, "#session-id", |t| t.len() == 36).await;
-    assert!(desktop.current_url().await.unwrap().as_str().contains(&id));
     snap(desktop, "1-empty").await;
     // Reported, not asserted (performance is measured, never a test's verdict).
     let timing = desktop
@@ -171,14 +184,17 @@ async fn the_whole_flow_in_the_browser() {
     .await;
     wait_text(desktop, "#files", |t| t.contains("railway_ticket.pdf")).await;
 
-    // The phone page at 375 px; its upload appears on the desktop without a reload.
+    // The phone page at 375 px, at the link under the QR code (with sign-in on, it carries
+    // the upload token: the phone is not signed in); its upload appears on the desktop
+    // without a reload.
+    let link = wait_text(desktop, "#mobile-link", |t| {
+        t.contains(&format!("/mobile/{id}"))
+    })
+    .await;
     let phone_browser = browser().await;
     let phone = phone_browser.driver().unwrap();
     phone.set_window_rect(0, 0, 375, 800).await.unwrap();
-    phone
-        .goto(format!("{}/mobile/{id}", app.base))
-        .await
-        .unwrap();
+    phone.goto(link).await.unwrap();
     wait_text(phone, "h1", |t| t == "手机上传").await;
     phone
         .find(By::Id("pick"))
@@ -234,22 +250,153 @@ async fn the_whole_flow_in_the_browser() {
     snap(desktop, "6-submitted").await;
     let claims = portal.claims().await;
     assert_eq!(claims.len(), 1);
-    assert!(
-        result.contains(claims[0]["claim_no"].as_str().unwrap()),
-        "{result}"
-    );
+    let claim_no = claims[0]["claim_no"].as_str().unwrap().to_owned();
+    assert!(result.contains(&claim_no), "{result}");
 
     // The table: edit a cell, save, the document regenerates (travel: none is due).
     fill(desktop, "input[aria-label='第 1 行 备注']", "已报销").await;
     click(desktop, "save").await;
     wait_text(desktop, "#save-result", |t| t.contains("已保存")).await;
-    let data: serde_json::Value = app
-        .get(&format!("/api/data/{id}"))
+    let data: serde_json::Value = get_as(app, desktop, &format!("/api/data/{id}"))
         .await
         .json()
         .await
         .unwrap();
     assert_eq!(data["data"][0]["备注"], "已报销");
+    (id, claim_no)
+}
+
+#[tokio::test]
+async fn the_whole_flow_in_the_browser() {
+    let (app, portal) = app_and_portal().await;
+    let desktop_browser = browser().await;
+    let desktop = desktop_browser.driver().unwrap();
+    desktop.goto(format!("{}/", app.base)).await.unwrap();
+    let (id, _) = the_whole_flow(&app, &portal, desktop).await;
+    assert!(desktop.current_url().await.unwrap().as_str().contains(&id));
+    // Sign-in off: no name and no way out; the phone's link carries no token and no expiry.
+    assert!(!displayed(desktop, "user-line").await);
+    assert!(!displayed(desktop, "qr-expiry").await);
+    let link = desktop.find(By::Id("mobile-link")).await.unwrap();
+    assert!(!link.text().await.unwrap().contains("?t="));
+    desktop_browser.close().await;
+}
+
+/// Waits until the page's address has this path (a redirection, a navigation by the page).
+async fn wait_path(driver: &WebDriver, path: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut last = String::new();
+    while Instant::now() < deadline {
+        let url = driver.current_url().await.unwrap();
+        if url.path() == path {
+            return;
+        }
+        last = url.to_string();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the page never reached {path}; last: {last}");
+}
+
+/// The attribute of the element with this id ("" when it has none).
+async fn attribute(driver: &WebDriver, id: &str, name: &str) -> String {
+    let element = driver.find(By::Id(id)).await.unwrap();
+    element.attr(name).await.unwrap().unwrap_or_default()
+}
+
+/// On the sign-in page, as a person does: the name, the password, the button.
+async fn sign_in_on_page(driver: &WebDriver, username: &str, password: &str) {
+    fill(driver, "#login-username", username).await;
+    fill(driver, "#login-password", password).await;
+    click(driver, "login-submit").await;
+}
+
+#[tokio::test]
+async fn signed_in_the_whole_flow_then_signed_out() {
+    let portal = Portal::start();
+    let app = spawn_app_with(Options {
+        finance: common::finance(Some(portal.thread.base_url())),
+        auth: local_sign_in(),
+        ..Options::default()
+    })
+    .await;
+    add_user(&app, "zhangsan", "张三", "zhangsan-password", false).await;
+    let desktop_browser = browser().await;
+    let desktop = desktop_browser.driver().unwrap();
+
+    // A fresh browser opening the desktop page lands on the sign-in page, which logs no error.
+    desktop.goto(format!("{}/", app.base)).await.unwrap();
+    wait_path(desktop, "/login").await;
+    wait_text(desktop, "#login-title", |t| t == "登录").await;
+    snap(desktop, "14-sign-in").await;
+    let errors = console_errors(desktop).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+
+    // A wrong password: the page says so and stays, the password field emptied.
+    sign_in_on_page(desktop, "zhangsan", "wrong-password").await;
+    wait_text(desktop, "#login-error", |t| t == "用户名或密码错误").await;
+    snap(desktop, "15-sign-in-refused").await;
+    assert_eq!(desktop.current_url().await.unwrap().path(), "/login");
+    let password = desktop.find(By::Id("login-password")).await.unwrap();
+    assert_eq!(password.value().await.unwrap().as_deref(), Some(""));
+    // The one error the browser recorded is the refused sign-in (HTTP 401).
+    let errors = console_errors(desktop).await;
+    assert!(
+        errors.len() == 1 && errors[0].contains("/api/auth/login") && errors[0].contains("401"),
+        "console errors: {errors:#?}"
+    );
+
+    // The right one opens the desktop page in the person's name.
+    sign_in_on_page(desktop, "zhangsan", "zhangsan-password").await;
+    wait_path(desktop, "/").await;
+    wait_text(desktop, "#user-line", |t| t.contains("已登录：张三")).await;
+
+    // The whole flow, signed in; the phone through the link's upload token.
+    let (id, claim_no) = the_whole_flow(&app, &portal, desktop).await;
+
+    // The phone's link expires: the page says until when, and renews it on request.
+    let expiry = wait_text(desktop, "#qr-expiry", |t| t.contains("前有效")).await;
+    assert!(expiry.contains("刷新二维码"), "{expiry}");
+    let before = attribute(desktop, "qr", "src").await;
+    click(desktop, "qr-renew").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while attribute(desktop, "qr", "src").await == before {
+        assert!(
+            Instant::now() < deadline,
+            "刷新二维码 did not renew the code"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let link = wait_text(desktop, "#mobile-link", |t| t.contains("?t=")).await;
+    assert!(link.contains(&format!("/mobile/{id}?t=")), "{link}");
+    wait_text(desktop, "#qr-expiry", |t| t.contains("前有效")).await;
+    snap(desktop, "16-signed-in").await;
+
+    // 历史报销 lists the claim.
+    click(desktop, "tab-history").await;
+    wait_text(desktop, "#claims", |t| t.contains(&claim_no)).await;
+    wait_text(desktop, "#history-count", |t| t == "共 1 张报销单").await;
+
+    // 退出登录 ends the sign-in, in the browser and on the server; `/` sends to sign in again.
+    let cookie = desktop.get_named_cookie(LOGIN_COOKIE).await.unwrap().value;
+    click(desktop, "logout").await;
+    wait_path(desktop, "/login").await;
+    let me: serde_json::Value = app
+        .client
+        .get(app.url("/api/auth/me"))
+        .header("Cookie", format!("{LOGIN_COOKIE}={cookie}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        me["signed_in"], false,
+        "the old cookie still signs in: {me}"
+    );
+    desktop.goto(format!("{}/", app.base)).await.unwrap();
+    wait_path(desktop, "/login").await;
+    wait_text(desktop, "#login-title", |t| t == "登录").await;
     desktop_browser.close().await;
 }
 

@@ -50,10 +50,16 @@ pub(crate) async fn auth_guard(
             session_access(&state, &request, id, phone, identity.as_ref())
         }
         Need::PhonePage { id } => {
-            return match session_access(&state, &request, id, true, identity.as_ref()) {
-                Ok(()) => pass(request, next).await,
-                Err(error) => Ok(request.into_response(crate::routes::phone_page_refused(&error))),
-            };
+            let verdict = session_access(&state, &request, id, true, identity.as_ref());
+            // A person's phone asks with GET (or HEAD): it gets a page; any other method is
+            // not a person and gets the `{error}` JSON every other refusal has.
+            if let Err(error) = &verdict
+                && reads(&request)
+            {
+                let page = crate::routes::phone_page_refused(error);
+                return Ok(request.into_response(page));
+            }
+            verdict
         }
     };
     match verdict {
@@ -83,7 +89,12 @@ fn refuse(request: ServiceRequest, error: &ApiError) -> Result<ServiceResponse<B
 
 /// A person opening the desktop page is sent to sign in; an API call gets 401.
 fn wants_page(request: &ServiceRequest) -> bool {
-    request.path() == "/" && matches!(*request.method(), Method::GET | Method::HEAD)
+    request.path() == "/" && reads(request)
+}
+
+/// GET or HEAD: what a browser opening a page sends.
+fn reads(request: &ServiceRequest) -> bool {
+    matches!(*request.method(), Method::GET | Method::HEAD)
 }
 
 /// Who is asking, or None when nobody signed in.

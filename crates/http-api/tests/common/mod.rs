@@ -89,6 +89,35 @@ impl Default for Options {
     }
 }
 
+/// Sign-in on with accounts kept by the service (`[auth] mode = "local"`).
+pub fn local_sign_in() -> http_api::AuthSettings {
+    let mut settings = http_api::AuthSettings::default();
+    settings.mode = auth::AuthMode::Local;
+    settings
+}
+
+/// An account in the app's ledger, as `reimburse user add` makes one (`finance`: the role).
+pub async fn add_user(
+    app: &TestApp,
+    username: &str,
+    display_name: &str,
+    password: &str,
+    finance: bool,
+) {
+    let ledger = app.state.finance.ledger.clone().unwrap();
+    let user = ledger::NewUser {
+        username: username.to_owned(),
+        display_name: display_name.to_owned(),
+        password_hash: auth::hash_password(password).unwrap(),
+        finance,
+    };
+    // The ledger blocks: off the async workers.
+    tokio::task::spawn_blocking(move || ledger.add_user(&user))
+        .await
+        .unwrap()
+        .unwrap();
+}
+
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(Options::default()).await
 }
@@ -138,16 +167,40 @@ impl TestApp {
         format!("{}{path}", self.base)
     }
 
-    pub async fn create_session(&self) -> String {
+    /// Signs in through `POST /api/auth/login`; the `Cookie` header value that carries it.
+    pub async fn sign_in(&self, username: &str, password: &str) -> String {
         let response = self
             .client
-            .post(self.url("/api/session"))
+            .post(self.url("/api/auth/login"))
+            .json(&serde_json::json!({"username": username, "password": password}))
             .send()
             .await
             .unwrap();
+        assert_eq!(response.status(), 200, "sign-in of {username}");
+        let set_cookie = response.headers()["set-cookie"].to_str().unwrap();
+        let pair = set_cookie.split(';').next().unwrap();
+        assert!(pair.starts_with("reimburse_login="), "{set_cookie}");
+        pair.to_owned()
+    }
+
+    /// A new session owned by whoever `cookie` signs in.
+    pub async fn create_session_as(&self, cookie: &str) -> String {
+        self.new_session(Some(cookie)).await
+    }
+
+    async fn new_session(&self, cookie: Option<&str>) -> String {
+        let mut request = self.client.post(self.url("/api/session"));
+        if let Some(cookie) = cookie {
+            request = request.header("Cookie", cookie);
+        }
+        let response = request.send().await.unwrap();
         assert_eq!(response.status(), 200);
         let body: serde_json::Value = response.json().await.unwrap();
         body["session_id"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn create_session(&self) -> String {
+        self.new_session(None).await
     }
 
     pub fn session(&self, id: &str) -> Session {
