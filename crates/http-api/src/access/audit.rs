@@ -33,6 +33,27 @@ impl Action {
     }
 }
 
+impl super::Caller {
+    /// Appends what this caller did to the trail.
+    pub(crate) async fn record(
+        &self,
+        state: &AppState,
+        action: Action,
+        session_id: &str,
+        detail: String,
+    ) {
+        record(
+            state,
+            self.username(),
+            &self.address,
+            action,
+            session_id,
+            detail,
+        )
+        .await;
+    }
+}
+
 /// Appends one line to the trail. A trail that cannot be written is logged, not shown to the
 /// user: the act itself already happened.
 pub(crate) async fn record(

@@ -3,8 +3,8 @@
 //! `请输入补充信息`, 409 for a state that does not allow the request); the work runs as a job
 //! whose `done` result the stream delivers.
 
-use super::process::{current_config, write_config_from};
-use crate::access::{Action, Caller, defaults_for, record};
+use super::process::{current_config, prepare_run};
+use crate::access::{Action, Caller, defaults_for};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 use domain::{AgentSessionState, SessionConfig, validate_stored_name};
@@ -62,21 +62,7 @@ pub(crate) async fn process(
     session_id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let session = state.store.session(&session_id)?;
-    if state.jobs.is_busy(session.id()) {
-        return Err(ApiError::Busy);
-    }
-    let config = write_config_from(&state, &caller, &session, &body).await?;
-    let id = session.id().as_str().to_owned();
-    record(
-        &state,
-        caller.username(),
-        &caller.address,
-        Action::ProcessStarted,
-        &id,
-        "agent".into(),
-    )
-    .await;
+    let (session, config) = prepare_run(&state, &caller, &session_id, &body, "agent").await?;
     let settings = settings(&state);
     state.jobs.start(session, "agent", move |session| {
         pipeline::agent_process(session, &config, &settings)
@@ -212,14 +198,8 @@ pub(crate) async fn force_submit(
     check_state(&state, &session, pipeline::can_force_submit).await?;
     let id = session.id().as_str().to_owned();
     let response = start_job(&state, &caller, session, pipeline::agent_force_submit).await?;
-    record(
-        &state,
-        caller.username(),
-        &caller.address,
-        Action::SubmitRequested,
-        &id,
-        "force".into(),
-    )
-    .await;
+    caller
+        .record(&state, Action::SubmitRequested, &id, "force".into())
+        .await;
     Ok(response)
 }

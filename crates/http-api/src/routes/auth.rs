@@ -129,15 +129,9 @@ pub(crate) async fn logout(
     }
     let caller = request.extensions().get::<Caller>().cloned();
     if let Some(caller) = caller {
-        record(
-            &state,
-            caller.username(),
-            &caller.address,
-            Action::SignOut,
-            "",
-            String::new(),
-        )
-        .await;
+        caller
+            .record(&state, Action::SignOut, "", String::new())
+            .await;
     }
     Ok(HttpResponse::Ok()
         .cookie(cookie(&state, String::new(), CookieDuration::ZERO))

@@ -3,7 +3,7 @@
 //! and the ledger exported as CSV and as an Excel workbook. A `staff` user sees only their own
 //! claims; a `finance` user (and everyone with sign-in off) sees all and may void.
 
-use crate::access::{Action, Caller, record};
+use crate::access::{Action, Caller};
 use crate::{ApiError, AppState};
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::{HttpResponse, web};
@@ -156,15 +156,9 @@ pub(crate) async fn void(
         other => other,
     })
     .await??;
-    record(
-        &state,
-        caller.username(),
-        &caller.address,
-        Action::ClaimVoided,
-        "",
-        audited,
-    )
-    .await;
+    caller
+        .record(&state, Action::ClaimVoided, "", audited)
+        .await;
     Ok(HttpResponse::Ok().json(json!({"ok": true})))
 }
 

@@ -1,6 +1,6 @@
 //! POST /api/process: save the configuration, then extract and classify in a background job.
 
-use crate::access::{Action, Caller, defaults_for, record, remember_defaults};
+use crate::access::{Action, Caller, defaults_for, remember_defaults};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 use domain::{ConfigField, SessionConfig};
@@ -13,27 +13,34 @@ pub(crate) async fn start(
     session_id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let session = state.store.session(&session_id)?;
-    if state.jobs.is_busy(session.id()) {
-        return Err(ApiError::Busy);
-    }
-    let config = write_config_from(&state, &caller, &session, &body).await?;
-    let id = session.id().as_str().to_owned();
-    record(
-        &state,
-        caller.username(),
-        &caller.address,
-        Action::ProcessStarted,
-        &id,
-        "process".into(),
-    )
-    .await;
+    let (session, config) = prepare_run(&state, &caller, &session_id, &body, "process").await?;
     let documents = state.documents.clone();
     let screenshots = state.screenshots.clone();
     state.jobs.start(session, "process", move |session| {
         pipeline::process(session, &config, &documents, &screenshots).result
     })?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "started"})))
+}
+
+/// What both processing endpoints do before their job: the session (not busy), its
+/// configuration written from the body, and the start in the audit trail (`kind`).
+pub(crate) async fn prepare_run(
+    state: &AppState,
+    caller: &Caller,
+    session_id: &str,
+    body: &[u8],
+    kind: &str,
+) -> Result<(Session, SessionConfig), ApiError> {
+    let session = state.store.session(session_id)?;
+    if state.jobs.is_busy(session.id()) {
+        return Err(ApiError::Busy);
+    }
+    let config = write_config_from(state, caller, &session, body).await?;
+    let id = session.id().as_str();
+    caller
+        .record(state, Action::ProcessStarted, id, kind.into())
+        .await;
+    Ok((session, config))
 }
 
 /// The processing endpoints' configuration: the session's (or the caller's defaults) with the
@@ -60,15 +67,9 @@ pub(crate) async fn write_config_from(
     })
     .await??;
     if !changed.is_empty() {
-        record(
-            state,
-            caller.username(),
-            &caller.address,
-            Action::ConfigChanged,
-            &id,
-            changed,
-        )
-        .await;
+        caller
+            .record(state, Action::ConfigChanged, &id, changed)
+            .await;
         remember_defaults(state, caller, &config).await;
     }
     Ok(config)

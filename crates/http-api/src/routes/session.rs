@@ -1,6 +1,6 @@
 //! POST /api/session: create a session, owned by the signed-in user.
 
-use crate::access::{Action, Caller, record};
+use crate::access::{Action, Caller};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 
@@ -20,14 +20,8 @@ pub(crate) async fn create(
     .await??;
     tracing::info!(session = %session.id(), "session created");
     let id = session.id().as_str();
-    record(
-        &state,
-        caller.username(),
-        &caller.address,
-        Action::SessionCreated,
-        id,
-        String::new(),
-    )
-    .await;
+    caller
+        .record(&state, Action::SessionCreated, id, String::new())
+        .await;
     Ok(HttpResponse::Ok().json(serde_json::json!({"session_id": session.id().as_str()})))
 }

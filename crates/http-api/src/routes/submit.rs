@@ -1,6 +1,6 @@
 //! POST /api/submit-financial: submit the saved table to the finance system in a background job.
 
-use crate::access::{Action, Caller, record};
+use crate::access::{Action, Caller};
 use crate::{ApiError, AppState};
 use actix_web::{HttpResponse, web};
 use session_store::CONFIG_FILE;
@@ -32,14 +32,8 @@ pub(crate) async fn start(
     state.jobs.start(session, "submit", move |session| {
         pipeline::submit(session, &finance)
     })?;
-    record(
-        &state,
-        caller.username(),
-        &caller.address,
-        Action::SubmitRequested,
-        &id,
-        String::new(),
-    )
-    .await;
+    caller
+        .record(&state, Action::SubmitRequested, &id, String::new())
+        .await;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "started"})))
 }
