@@ -415,23 +415,6 @@ async fn create_session(client: &Client, server: &Server) -> String {
     created.json()["session_id"].as_str().unwrap().to_owned()
 }
 
-/// Uploads `bytes` as `name` to session `id` from the desktop page.
-async fn upload(client: &Client, server: &Server, id: &str, name: &str, bytes: Vec<u8>) {
-    let part = reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned());
-    let response = client
-        .post(server.url(&format!("/api/upload/{id}")))
-        .multipart(reqwest::multipart::Form::new().part("file", part))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        response.status(),
-        200,
-        "{name}: {}",
-        response.text().await.unwrap()
-    );
-}
-
 /// The names `/api/files/<id>` lists.
 fn file_names(files: &Answer) -> Vec<String> {
     assert_eq!(files.status, 200, "{}", files.text());
@@ -479,6 +462,13 @@ async fn assert_foreign_session_looks_unknown(
     assert!(compared >= 8, "only {compared} endpoints compared");
     let after = get(owner, server, &format!("/api/files/{id}")).await;
     assert_eq!(before, after, "the other user's uploads did not land");
+}
+
+/// Starts processing `id` as `client` with the settings of [`processing_settings`] (张三).
+async fn start_processing(client: &Client, server: &Server, id: &str) {
+    let path = format!("/api/process/{id}");
+    let started = post_json(client, server, &path, &processing_settings("张三")).await;
+    assert_eq!(started.status, 200, "{}", started.text());
 }
 
 /// The finance-portal settings a user sends with a processing request.
@@ -751,15 +741,15 @@ async fn another_users_session_answers_as_an_unknown_one() {
     let alice = sign_in(server, &ALICE).await;
     let bob = sign_in(server, &BOB).await;
     let id = create_session(&alice, server).await;
-    upload(
-        &alice,
-        server,
-        &id,
-        "invoice.pdf",
-        fixture("digital_normal_single.pdf"),
-    )
-    .await;
-    upload(&alice, server, &id, "payment.png", png()).await;
+    server
+        .upload(
+            &alice,
+            &id,
+            "invoice.pdf",
+            fixture("digital_normal_single.pdf"),
+        )
+        .await;
+    server.upload(&alice, &id, "payment.png", png()).await;
 
     assert_foreign_session_looks_unknown(server, &alice, &bob, &id, session_calls).await;
 
@@ -917,22 +907,15 @@ async fn no_password_is_kept_or_logged_in_clear() {
     sign_in(server, &BOB).await;
     sign_in(server, &CAROL).await;
     let id = create_session(&alice, server).await;
-    upload(
-        &alice,
-        server,
-        &id,
-        "invoice.pdf",
-        fixture("digital_normal_single.pdf"),
-    )
-    .await;
-    let started = post_json(
-        &alice,
-        server,
-        &format!("/api/process/{id}"),
-        &processing_settings("张三"),
-    )
-    .await;
-    assert_eq!(started.status, 200, "{}", started.text());
+    server
+        .upload(
+            &alice,
+            &id,
+            "invoice.pdf",
+            fixture("digital_normal_single.pdf"),
+        )
+        .await;
+    start_processing(&alice, server, &id).await;
     // The run's end: everything it writes (config, table, logs) is written.
     let events = common::events_until_done_as(&alice, &server.base, &id).await;
     assert_eq!(events.last().unwrap()["type"], "done");
@@ -1003,14 +986,7 @@ async fn staff_see_their_own_claims_and_finance_all_with_the_audit_trail() {
     let alice = sign_in(server, &ALICE).await;
     let carol = sign_in(server, &CAROL).await;
     let id = create_session(&alice, server).await;
-    let started = post_json(
-        &alice,
-        server,
-        &format!("/api/process/{id}"),
-        &processing_settings("张三"),
-    )
-    .await;
-    assert_eq!(started.status, 200, "{}", started.text());
+    start_processing(&alice, server, &id).await;
     let claims = seed_claims(&service.data).await;
 
     assert_staff_sees_only_their_claim(&alice, server, claims.0, claims.1).await;
@@ -1106,14 +1082,7 @@ async fn a_new_session_starts_from_its_users_own_defaults() {
     let alice = sign_in(server, &ALICE).await;
     let bob = sign_in(server, &BOB).await;
     let first = create_session(&alice, server).await;
-    let started = post_json(
-        &alice,
-        server,
-        &format!("/api/process/{first}"),
-        &processing_settings("张三"),
-    )
-    .await;
-    assert_eq!(started.status, 200, "{}", started.text());
+    start_processing(&alice, server, &first).await;
 
     let next = create_session(&alice, server).await;
     let hers = get(&alice, server, &format!("/api/config/{next}"))
@@ -1147,14 +1116,14 @@ async fn behind_the_proxy_its_header_names_the_user() {
     assert_eq!(me["finance"], true, "{me}");
 
     let id = create_session(&alice, server).await;
-    upload(
-        &alice,
-        server,
-        &id,
-        "invoice.pdf",
-        fixture("digital_normal_single.pdf"),
-    )
-    .await;
+    server
+        .upload(
+            &alice,
+            &id,
+            "invoice.pdf",
+            fixture("digital_normal_single.pdf"),
+        )
+        .await;
     // A representative set: reads, the stream, the download, an upload and a job start.
     let representative = |id: &str, file: &str| -> Vec<Call> {
         session_calls(id, file)
@@ -1194,14 +1163,14 @@ async fn the_identity_header_from_anyone_but_the_proxy_is_refused() {
     let server = &service.server;
     let alice = via_proxy(PROXY_ADDRESS, "alice", false);
     let id = create_session(&alice, server).await;
-    upload(
-        &alice,
-        server,
-        &id,
-        "invoice.pdf",
-        fixture("digital_normal_single.pdf"),
-    )
-    .await;
+    server
+        .upload(
+            &alice,
+            &id,
+            "invoice.pdf",
+            fixture("digital_normal_single.pdf"),
+        )
+        .await;
     let loopback = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
     // Straight to the service, naming alice (and claiming finance): every kind of endpoint,
