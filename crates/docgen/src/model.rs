@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::amount::{AmountError, Cents};
+use domain::{AmountError, Cents};
 use crate::error::DocError;
 
 /// One outbound-stock document (易耗品出库单).
