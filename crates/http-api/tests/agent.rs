@@ -121,6 +121,17 @@ async fn complete_information_is_submitted_by_itself() {
     let claims = portal.claims().await;
     assert_eq!(claims.len(), 1);
     assert_eq!(claims[0]["claim_no"], result["claim_no"]);
+    // The agent's result shows the printed claim made after the submission, number filled in.
+    assert_eq!(result["package_ok"], true, "{result}");
+    assert!(result["package_url"].as_str().unwrap().ends_with(".pdf"));
+    let page_one = std::process::Command::new("pdftotext")
+        .args(["-f", "1", "-l", "1"])
+        .arg(app.session_dir(&id).join("报销材料.pdf"))
+        .arg("-")
+        .output()
+        .unwrap();
+    let page_one = String::from_utf8_lossy(&page_one.stdout).into_owned();
+    assert!(page_one.contains(result["claim_no"].as_str().unwrap()), "{page_one}");
     let state = agent_state(&app, &id).await;
     assert_eq!(state["state"], "done");
     assert_eq!(state["max_rounds"], 5);
