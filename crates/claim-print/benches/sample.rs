@@ -28,18 +28,31 @@ const INVOICES: [&str; 8] = [
 ];
 
 fn invoice(row: usize, file: &str) -> InvoiceInput {
-    let golden = read(&format!("invoices/{}", file.replace(".pdf", ".json").replace(".ofd", ".json")));
+    let golden = read(&format!(
+        "invoices/{}",
+        file.replace(".pdf", ".json").replace(".ofd", ".json")
+    ));
     let record: serde_json::Value = serde_json::from_slice(&golden).unwrap_or_default();
     let text = |k: &str| record[k].as_str().unwrap_or_default().to_owned();
-    let seller = record["seller"]["name"].as_str().unwrap_or_default().to_owned();
+    let seller = record["seller"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     InvoiceInput {
         row: row.to_string(),
         number: text("invoice_number"),
         date: text("invoice_date"),
-        item: record["items"][0]["name"].as_str().unwrap_or("铁路客票").to_owned(),
+        item: record["items"][0]["name"]
+            .as_str()
+            .unwrap_or("铁路客票")
+            .to_owned(),
         seller: seller.clone(),
         amount: Cents::parse(&text("total_with_tax")).ok(),
-        size: if file.starts_with("railway") { SlotSize::Quarter } else { SlotSize::Half },
+        size: if file.starts_with("railway") {
+            SlotSize::Quarter
+        } else {
+            SlotSize::Half
+        },
         attachment: if file.ends_with(".pdf") {
             Attachment::Pdf(read(&format!("invoices/{file}")))
         } else {
@@ -74,11 +87,18 @@ pub fn claim(invoices: usize, screenshots: usize) -> ClaimInput {
         .collect();
     let payments = (0..screenshots)
         .map(|j| {
-            let name = shots.get(j % shots.len().max(1)).cloned().unwrap_or_default();
+            let name = shots
+                .get(j % shots.len().max(1))
+                .cloned()
+                .unwrap_or_default();
             PaymentInput {
                 image: read(&format!("screenshots/{name}")),
                 file: name,
-                amount: invoices.get(j).and_then(|i| i.amount).unwrap_or_default().to_string(),
+                amount: invoices
+                    .get(j)
+                    .and_then(|i| i.amount)
+                    .unwrap_or_default()
+                    .to_string(),
                 date: "2025/03/28".into(),
                 pays_row: (j < invoices.len()).then(|| (j + 1).to_string()),
             }

@@ -1,7 +1,10 @@
 //! `cargo xtask print-images`: the fixture package's page 1 (报销单) and its first 粘贴单 as
 //! PNGs in docs/images/, for the docs. Needs poppler's `pdftoppm`.
 
-#![allow(clippy::print_stdout, reason = "a command-line tool says what it wrote")]
+#![allow(
+    clippy::print_stdout,
+    reason = "a command-line tool says what it wrote"
+)]
 
 #[path = "../benches/sample.rs"]
 mod sample;
@@ -18,7 +21,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(&scratch, &rendered.pdf)?;
     for (page, name) in [(1, "print-claim-page1"), (2, "print-claim-sheet")] {
         let status = Command::new("pdftoppm")
-            .args(["-png", "-singlefile", "-r", "70", "-f", &page.to_string(), "-l", &page.to_string()])
+            .args([
+                "-png",
+                "-singlefile",
+                "-r",
+                "70",
+                "-f",
+                &page.to_string(),
+                "-l",
+                &page.to_string(),
+            ])
             .arg(&scratch)
             .arg(dir.join(name))
             .status()?;

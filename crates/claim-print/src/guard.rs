@@ -51,7 +51,9 @@ pub(crate) fn check_image(bytes: &[u8]) -> Result<ImageFormat, String> {
         ));
     }
     match image_size(bytes) {
-        Some((format, w, h)) if w > 0 && h > 0 && u64::from(w) * u64::from(h) <= MAX_IMAGE_PIXELS => {
+        Some((format, w, h))
+            if w > 0 && h > 0 && u64::from(w) * u64::from(h) <= MAX_IMAGE_PIXELS =>
+        {
             Ok(format)
         }
         Some((_, w, h)) => Err(format!("截图尺寸 {w}×{h} 超出上限，未放入")),

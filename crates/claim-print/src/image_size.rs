@@ -46,7 +46,10 @@ fn jpeg_size(bytes: &[u8]) -> Option<(u32, u32)> {
             at += 1;
             continue;
         }
-        let length = usize::from(u16::from_be_bytes([*bytes.get(at + 2)?, *bytes.get(at + 3)?]));
+        let length = usize::from(u16::from_be_bytes([
+            *bytes.get(at + 2)?,
+            *bytes.get(at + 3)?,
+        ]));
         let is_frame = matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC);
         if is_frame {
             let h = u16::from_be_bytes([*bytes.get(at + 5)?, *bytes.get(at + 6)?]);

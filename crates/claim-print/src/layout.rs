@@ -53,10 +53,10 @@ pub fn plan(input: &ClaimInput, as_card: &HashMap<usize, String>) -> Plan {
     for (i, invoice) in input.invoices.iter().enumerate() {
         let mut slots = invoice_slots(i, invoice, as_card.get(&i), &mut files, &mut budget);
         for slot in &slots {
-            if let (Some(file), Some("page")) = (slot["file"].as_str(), slot["type"].as_str()) {
-                if slot["page"] == 1 {
-                    placed_pdfs.push((file.to_owned(), i));
-                }
+            if let (Some(file), Some("page")) = (slot["file"].as_str(), slot["type"].as_str())
+                && slot["page"] == 1
+            {
+                placed_pdfs.push((file.to_owned(), i));
             }
         }
         let payments = paid_by.remove(&i).unwrap_or_default();

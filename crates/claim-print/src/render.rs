@@ -65,7 +65,9 @@ fn load(template: &Template) -> Result<Source, PrintError> {
         path: path.display().to_string(),
         message,
     };
-    let size = std::fs::metadata(path).map_err(|e| error(e.to_string()))?.len();
+    let size = std::fs::metadata(path)
+        .map_err(|e| error(e.to_string()))?
+        .len();
     if size > MAX_TEMPLATE_BYTES {
         return Err(error("文件超过 1 MB".into()));
     }
@@ -174,7 +176,9 @@ fn unplaceable(source: &Source, laid: &Plan, date: &str) -> HashMap<usize, Strin
         };
         let probe = Source {
             name: "probe.typ".to_owned(),
-            text: format!("#set page(width: 100pt, height: 100pt)\n#image(\"{path}\", page: 1, width: 100%)\n"),
+            text: format!(
+                "#set page(width: 100pt, height: 100pt)\n#image(\"{path}\", page: 1, width: 100%)\n"
+            ),
             root: None,
             fonts: source.fonts.clone(),
         };
@@ -197,14 +201,17 @@ fn notes(laid: &Plan) -> Vec<String> {
     let sheets = laid.data["sheets"].as_array().cloned().unwrap_or_default();
     for sheet in sheets {
         for slot in sheet["slots"].as_array().into_iter().flatten() {
-            let slots = std::iter::once(slot).chain(slot["beside"].as_array().into_iter().flatten());
+            let slots =
+                std::iter::once(slot).chain(slot["beside"].as_array().into_iter().flatten());
             for slot in slots {
                 let note = slot["note"].as_str().unwrap_or_default();
                 if note.is_empty() {
                     continue;
                 }
                 let who = match slot["type"].as_str() {
-                    Some("payment") => format!("截图 {}", slot["name"].as_str().unwrap_or_default()),
+                    Some("payment") => {
+                        format!("截图 {}", slot["name"].as_str().unwrap_or_default())
+                    }
                     _ => format!("第 {} 行", slot["row"].as_str().unwrap_or_default()),
                 };
                 out.push(format!("{who}：{note}"));

@@ -26,17 +26,24 @@ fn read(path: &str) -> Vec<u8> {
 }
 
 fn invoice(row: usize, file: &str, size: SlotSize) -> InvoiceInput {
-    let record: serde_json::Value =
-        serde_json::from_slice(&read(&file.replace(".pdf", ".json").replace(".ofd", ".json")))
-            .unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&read(
+        &file.replace(".pdf", ".json").replace(".ofd", ".json"),
+    ))
+    .unwrap();
     let text = |k: &str| record[k].as_str().unwrap_or_default().to_owned();
     let pdf = file.ends_with(".pdf");
     InvoiceInput {
         row: row.to_string(),
         number: text("invoice_number"),
         date: text("invoice_date"),
-        item: record["items"][0]["name"].as_str().unwrap_or("铁路客票").to_owned(),
-        seller: record["seller"]["name"].as_str().unwrap_or_default().to_owned(),
+        item: record["items"][0]["name"]
+            .as_str()
+            .unwrap_or("铁路客票")
+            .to_owned(),
+        seller: record["seller"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
         amount: Cents::parse(&text("total_with_tax")).ok(),
         size,
         attachment: if pdf {
@@ -48,7 +55,13 @@ fn invoice(row: usize, file: &str, size: SlotSize) -> InvoiceInput {
         details: vec![
             ("发票号码".into(), text("invoice_number")),
             ("开票日期".into(), text("invoice_date")),
-            ("销售方".into(), record["seller"]["name"].as_str().unwrap_or_default().to_owned()),
+            (
+                "销售方".into(),
+                record["seller"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            ),
             ("价税合计".into(), text("total_with_tax")),
         ],
     }
@@ -75,7 +88,11 @@ pub fn mixed() -> ClaimInput {
         ticket.number = format!("{}{row}", &ticket.number[..19]);
         invoices.push(ticket);
     }
-    invoices.push(invoice(8, "invoices/digital_special_ofd.ofd", SlotSize::Half));
+    invoices.push(invoice(
+        8,
+        "invoices/digital_special_ofd.ofd",
+        SlotSize::Half,
+    ));
     ClaimInput {
         header: ClaimHeader {
             institution: "示例大学".into(),
@@ -143,12 +160,35 @@ fn a_mixed_session_gives_the_claim_and_its_sheets() {
 
     let first = text(file.path(), 1, 1);
     for invoice in &input.invoices {
-        assert!(first.contains(&invoice.number), "{} missing:\n{first}", invoice.number);
+        assert!(
+            first.contains(&invoice.number),
+            "{} missing:\n{first}",
+            invoice.number
+        );
     }
-    let total = input.invoices.iter().filter_map(|i| i.amount).fold(Cents(0), |s, a| s.checked_add(a).unwrap());
-    assert!(first.contains(&total.to_string()), "total {total} missing:\n{first}");
-    assert!(first.contains(&total.to_capital()), "capitals missing:\n{first}");
-    for expected in ["赵晓岚", "T2024001", "待提交", "参加学术会议", "1569", "部门负责人", "财务审核", "审批"] {
+    let total = input
+        .invoices
+        .iter()
+        .filter_map(|i| i.amount)
+        .fold(Cents(0), |s, a| s.checked_add(a).unwrap());
+    assert!(
+        first.contains(&total.to_string()),
+        "total {total} missing:\n{first}"
+    );
+    assert!(
+        first.contains(&total.to_capital()),
+        "capitals missing:\n{first}"
+    );
+    for expected in [
+        "赵晓岚",
+        "T2024001",
+        "待提交",
+        "参加学术会议",
+        "1569",
+        "部门负责人",
+        "财务审核",
+        "审批",
+    ] {
         assert!(first.contains(expected), "{expected} missing:\n{first}");
     }
     assert!(first.contains("11"), "the attachment count:\n{first}");
@@ -161,7 +201,10 @@ fn invoice_pages_stay_vector_with_their_text() {
     let sheets = text(file.path(), 2, 5);
     // Text that only the invoices' own pages carry (the card and page 1 do not print it).
     for expected in ["上海样例文化传播有限公司", "积木套装", "G7356", "宁波"] {
-        assert!(sheets.contains(expected), "{expected} not extractable:\n{sheets}");
+        assert!(
+            sheets.contains(expected),
+            "{expected} not extractable:\n{sheets}"
+        );
     }
     assert!(sheets.contains("粘贴单"));
     assert!(sheets.contains("本页小计"));
@@ -172,7 +215,8 @@ fn invoice_pages_stay_vector_with_their_text() {
 #[test]
 fn a_hostile_invoice_becomes_its_card_with_a_note() {
     let mut input = mixed();
-    input.invoices[0].attachment = Attachment::Pdf(b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage".to_vec());
+    input.invoices[0].attachment =
+        Attachment::Pdf(b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage".to_vec());
     input.invoices[1].attachment = Attachment::Pdf(vec![b'%'; 11 * 1024 * 1024]);
     input.payments[0].image = b"not an image".to_vec();
     let rendered = render(&input, &Template::Default).unwrap();
@@ -199,7 +243,10 @@ fn a_custom_template_is_used_with_files_beside_it() {
     let first = text(file.path(), 1, 1);
     assert!(first.contains("本校专用报销单"), "{first}");
     assert!(first.contains("求是创新"), "{first}");
-    assert!(first.contains("整") || first.contains("分") || first.contains("角"), "{first}");
+    assert!(
+        first.contains("整") || first.contains("分") || first.contains("角"),
+        "{first}"
+    );
 }
 
 #[test]

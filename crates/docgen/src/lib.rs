@@ -20,8 +20,8 @@ mod xml;
 
 // The amount rules live in domain (the printed claim writes 大写 too); re-exported so
 // docgen's callers keep one name for them.
-pub use domain::{AmountError, Cents};
 pub use convert::{ConvertMode, Converter, ConverterConfig};
+pub use domain::{AmountError, Cents};
 pub use error::DocError;
 pub use fill::{Filled, TemplateReport, check_template, fill, fill_docx};
 pub use generate::{

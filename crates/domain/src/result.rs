@@ -205,10 +205,16 @@ mod tests {
         assert_eq!(generated["package_ok"], true);
         assert_eq!(generated["package_preview_url"], "/p.png");
         assert!(!generated.contains_key("package_notes"));
-        let failed = PackageOutcome::Failed { error: "模板有误".into() }.fields();
+        let failed = PackageOutcome::Failed {
+            error: "模板有误".into(),
+        }
+        .fields();
         assert_eq!(failed["package_ok"], false);
         assert_eq!(failed["package_error"], "模板有误");
-        let skipped = PackageOutcome::Skipped { message: "空".into() }.fields();
+        let skipped = PackageOutcome::Skipped {
+            message: "空".into(),
+        }
+        .fields();
         assert!(skipped["package_ok"].is_null());
     }
 

@@ -71,21 +71,36 @@ async fn process_makes_the_package_and_save_makes_it_again() {
     let response = app.get(url).await;
     assert_eq!(response.status(), 200);
     // The contract fixes octet-stream for everything but .csv and .doc.
-    assert_eq!(response.headers()["content-type"], "application/octet-stream");
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/octet-stream"
+    );
     assert!(response.bytes().await.unwrap().starts_with(b"%PDF"));
-    let preview = app.get(result["package_preview_url"].as_str().unwrap()).await;
+    let preview = app
+        .get(result["package_preview_url"].as_str().unwrap())
+        .await;
     assert_eq!(preview.status(), 200);
     assert!(preview.bytes().await.unwrap().starts_with(b"\x89PNG"));
 
     // Downloadable, but not an upload: processing again does not read it as an invoice.
-    let listed: Value = app.get(&format!("/api/files/{id}")).await.json().await.unwrap();
+    let listed: Value = app
+        .get(&format!("/api/files/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert!(!listed.to_string().contains("报销材料"), "{listed}");
 
     let pdf = app.session_dir(&id).join("报销材料.pdf");
     // 报销单; the multi-item invoice and the OFD card on one half sheet; the ticket's sheet.
     assert_eq!(page_count(&pdf), 3);
     let first = page_text(&pdf, 1);
-    let data: Value = app.get(&format!("/api/data/{id}")).await.json().await.unwrap();
+    let data: Value = app
+        .get(&format!("/api/data/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
     for row in data["data"].as_array().unwrap() {
         let number = row["发票号码"].as_str().unwrap();
         assert!(first.contains(number), "{number} missing:\n{first}");
@@ -109,7 +124,10 @@ async fn process_makes_the_package_and_save_makes_it_again() {
         .unwrap();
     assert_eq!(saved["package_ok"], true, "{saved}");
     let first = page_text(&pdf, 1);
-    assert!(first.contains("4321.09"), "the edit is not on page 1:\n{first}");
+    assert!(
+        first.contains("4321.09"),
+        "the edit is not on page 1:\n{first}"
+    );
     assert!(page_text(&pdf, 2).contains("4321.09"), "nor on its sheet");
 }
 
@@ -158,5 +176,8 @@ async fn a_broken_template_is_reported_and_the_rest_of_the_run_stands() {
     assert_eq!(result["ok"], true, "{result}");
     assert_eq!(result["doc_ok"], true, "{result}");
     assert_eq!(result["package_ok"], false, "{result}");
-    assert!(result["package_error"].as_str().unwrap().contains("模板"), "{result}");
+    assert!(
+        result["package_error"].as_str().unwrap().contains("模板"),
+        "{result}"
+    );
 }

@@ -131,7 +131,10 @@ async fn a_general_claim_arrives_exactly_and_is_not_filed_twice() {
         .output()
         .unwrap();
     let page_one = String::from_utf8_lossy(&page_one.stdout).into_owned();
-    assert!(page_one.contains(claim_no), "{claim_no} not on page 1:\n{page_one}");
+    assert!(
+        page_one.contains(claim_no),
+        "{claim_no} not on page 1:\n{page_one}"
+    );
     assert!(!page_one.contains("待提交"), "{page_one}");
 
     let claims = portal.claims().await;

@@ -163,10 +163,7 @@ pub fn ledger_marks(session: &Session, table: &CsvTable, ledger: &Ledger) -> Vec
 }
 
 /// The entries of the table's rows, matched to their extraction records by number.
-fn table_entries(
-    session: &Session,
-    rows: &[BTreeMap<String, String>],
-) -> Vec<InvoiceEntry> {
+fn table_entries(session: &Session, rows: &[BTreeMap<String, String>]) -> Vec<InvoiceEntry> {
     let stored = load_records(session);
     let by_number: HashMap<&str, &StoredRecord> = stored
         .iter()

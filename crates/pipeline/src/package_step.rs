@@ -174,7 +174,13 @@ fn claim_input(
     for row in &rows {
         let stored = by_number.get(cell(row, "发票号码").as_str()).copied();
         let kind = stored.map_or_else(
-            || classify::classify(&row_as_record(&cell(row, "项目名称"), &cell(row, "销售方名称"))).kind,
+            || {
+                classify::classify(&row_as_record(
+                    &cell(row, "项目名称"),
+                    &cell(row, "销售方名称"),
+                ))
+                .kind
+            },
             |s| s.kind,
         );
         any_general |= kind == InvoiceKind::General;
@@ -192,10 +198,17 @@ fn claim_input(
     }
     let header = ClaimHeader {
         institution: settings.institution.clone(),
-        title: if any_general { "日常费用报销单" } else { "差旅费报销单" }.to_owned(),
+        title: if any_general {
+            "日常费用报销单"
+        } else {
+            "差旅费报销单"
+        }
+        .to_owned(),
         claim_no,
         claimant: if config.default_name.is_empty() {
-            rows.first().map(|r| cell(r, "人员姓名")).unwrap_or_default()
+            rows.first()
+                .map(|r| cell(r, "人员姓名"))
+                .unwrap_or_default()
         } else {
             config.default_name.clone()
         },
@@ -209,7 +222,11 @@ fn claim_input(
         card,
         ..ClaimHeader::default()
     };
-    let header = if any_general { header } else { with_trip(session, header) };
+    let header = if any_general {
+        header
+    } else {
+        with_trip(session, header)
+    };
     let payments = payment_inputs(session, &stored, &invoices);
     ClaimInput {
         header,
@@ -282,7 +299,11 @@ fn invoice_input(
         item: cell("项目名称"),
         seller: cell("销售方名称"),
         amount: Cents::parse(&cell("价税合计")).ok(),
-        size: if railway { SlotSize::Quarter } else { SlotSize::Half },
+        size: if railway {
+            SlotSize::Quarter
+        } else {
+            SlotSize::Half
+        },
         attachment,
         file,
         details,
@@ -314,7 +335,9 @@ fn payment_inputs(
         .collect();
     let mut pays: HashMap<usize, String> = HashMap::new();
     for pair in file["matching"]["pairs"].as_array().into_iter().flatten() {
-        let invoice = pair["invoice_indices"][0].as_u64().and_then(|i| stored.get(i as usize));
+        let invoice = pair["invoice_indices"][0]
+            .as_u64()
+            .and_then(|i| stored.get(i as usize));
         let row = invoice.and_then(|s| row_of_number.get(s.record.invoice_number.as_str()));
         for index in pair["payment_indices"].as_array().into_iter().flatten() {
             if let (Some(index), Some(row)) = (index.as_u64(), row) {

@@ -281,7 +281,10 @@ mod tests {
         let session = store.create_session().unwrap();
         session.write_file("报销材料.pdf", b"one").unwrap();
         session.write_file("报销材料.pdf", b"two").unwrap();
-        assert_eq!(std::fs::read(session.path().join("报销材料.pdf")).unwrap(), b"two");
+        assert_eq!(
+            std::fs::read(session.path().join("报销材料.pdf")).unwrap(),
+            b"two"
+        );
         assert!(session.write_file("../escape.pdf", b"x").is_err());
         assert!(session.write_file(".hidden", b"x").is_err());
         // The service's own package is not an upload: no run reads it back as an invoice.
