@@ -15,6 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("child-lifetime", &[]),
     ("auth", &[]),
     ("docgen", &["child-lifetime", "domain"]),
+    ("claim-print", &["domain", "pdf-text"]),
     ("llm", &["domain"]),
     ("payments", &["domain", "pp-ocr"]),
     ("finance-bot", &["domain", "child-lifetime"]),
@@ -32,6 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "page-ocr",
             "classify",
             "docgen",
+            "claim-print",
             "llm",
             "payments",
             "finance-bot",
@@ -67,6 +69,9 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("rust_xlsxwriter", &["ledger"]),
     ("argon2", &["auth"]),
     ("hmac", &["auth"]),
+    ("typst", &["claim-print"]),
+    ("typst-pdf", &["claim-print"]),
+    ("typst-layout", &["claim-print"]),
 ];
 
 fn root() -> PathBuf {

@@ -20,12 +20,14 @@ commands:
   bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
   bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
   bench agent       the agent flow with 20 invoices + 20 screenshots to the claim number, by phase
+  bench package     the printed claim (报销材料.pdf) of 50 invoices + 50 screenshots: seconds and MB
   bench ocr         OCR wall and CPU ms per screenshot fixture
   bench ledger      double-claim checks of 50 invoices against a ledger of 1,000,000, SQLite and PostgreSQL
   fuzz [MINUTES]    mutation-fuzz the extractor over the corpus and fixtures (default 10)
   fuzz-http [CASES] fuzz the HTTP layer on loopback with malformed requests, sign-in off, signed out
                     and signed in (default 20000 each)
   screenshots       PNGs of each page state (headless Chromium) into target/screenshots
+  print-images      docs/images/print-claim-*.png: page 1 and a 粘贴单 of the fixture package
   install           install the system packages and the OCR models the service and its tests use
   fixtures          regenerate the synthetic invoices and golden JSON in fixtures/invoices";
 
@@ -46,6 +48,7 @@ fn main() -> anyhow::Result<()> {
         "fuzz" => tasks::fuzz(rest),
         "fuzz-http" => tasks::fuzz_http(rest),
         "screenshots" => tasks::screenshots(),
+        "print-images" => tasks::print_images(),
         "fixtures" => fixtures::fixtures(),
         "help" | "--help" | "-h" => {
             eprintln!("{USAGE}");

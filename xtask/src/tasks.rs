@@ -85,6 +85,10 @@ pub fn test() -> anyhow::Result<()> {
 pub fn bench(args: &[String]) -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("sse") => cargo(&["bench", "--package", "reimburse", "--bench", "sse"]),
+        Some("package") => {
+            ensure_system_packages()?;
+            cargo(&["bench", "--package", "claim-print", "--bench", "package"])
+        }
         Some("process") => {
             ensure_system_packages()?;
             cargo(&["bench", "--package", "reimburse", "--bench", "process"])
@@ -280,6 +284,20 @@ pub fn fuzz_http(args: &[String]) -> anyhow::Result<()> {
         bail!("HTTP fuzz failed ({status})");
     }
     Ok(())
+}
+
+/// The pictures of the printed claim in docs/images (committed): the fixture package's page 1
+/// and its first 粘贴单, rendered by the default template and poppler.
+pub fn print_images() -> anyhow::Result<()> {
+    ensure_system_packages()?;
+    cargo(&[
+        "run",
+        "--release",
+        "--package",
+        "claim-print",
+        "--example",
+        "docs_images",
+    ])
 }
 
 /// `cargo xtask screenshots`: the page tests (crates/http-api/tests/pages.rs) with a PNG of

@@ -4,7 +4,6 @@
 //! `易耗品、出库单.doc` atomically. The template syntax is described in
 //! `docs/docgen-template.md`.
 
-mod amount;
 mod convert;
 mod error;
 mod fill;
@@ -19,8 +18,10 @@ mod warm;
 mod wordml;
 mod xml;
 
-pub use amount::{AmountError, Cents};
+// The amount rules live in domain (the printed claim writes 大写 too); re-exported so
+// docgen's callers keep one name for them.
 pub use convert::{ConvertMode, Converter, ConverterConfig};
+pub use domain::{AmountError, Cents};
 pub use error::DocError;
 pub use fill::{Filled, TemplateReport, check_template, fill, fill_docx};
 pub use generate::{

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::amount::{AmountError, Cents};
 use crate::error::DocError;
+use domain::{AmountError, Cents};
 
 /// One outbound-stock document (易耗品出库单).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

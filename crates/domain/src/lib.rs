@@ -1,6 +1,7 @@
 //! The shared vocabulary of reimburse: pure data types and rules, no IO, no async.
 
 mod agent;
+mod cents;
 mod civil_date;
 mod config;
 mod disk_full;
@@ -16,6 +17,7 @@ mod session_id;
 mod spreadsheet_cell;
 
 pub use agent::{AgentSessionState, AgentState, MAX_ROUNDS};
+pub use cents::{AmountError, Cents};
 pub use civil_date::{
     china_day, civil_from_days, days_from_civil, format_civil_date, parse_civil_date,
 };
@@ -31,6 +33,6 @@ pub use invoice_record::{
 };
 pub use invoice_row::{COLUMNS, InvoiceRow};
 pub use money::{format_cents, parse_cents};
-pub use result::{DocOutcome, FailureResult, ProcessResult, SubmitResult};
+pub use result::{DocOutcome, FailureResult, PackageOutcome, ProcessResult, SubmitResult};
 pub use session_id::{SessionId, SessionIdError};
 pub use spreadsheet_cell::{from_spreadsheet_cell, to_spreadsheet_cell};

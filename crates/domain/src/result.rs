@@ -1,6 +1,6 @@
 //! The `result` objects carried by the SSE `done` event and written to result.json.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 /// What happened to the outbound-stock document.
@@ -35,6 +35,50 @@ impl DocOutcome {
                 json!({"doc_ok": null, "doc_skipped": true, "doc_message": message})
             }
             Self::Failed { error } => json!({"doc_ok": false, "doc_error": error}),
+        };
+        match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+}
+
+/// What became of the printed claim (`报销材料.pdf`) after a table change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum PackageOutcome {
+    /// Generated; `preview_url` is the PNG of its first page when one could be drawn.
+    Generated {
+        package_url: String,
+        preview_url: Option<String>,
+        /// Attachments placed as cards or left out, one sentence each.
+        notes: Vec<String>,
+    },
+    /// No package: the table has no rows.
+    Skipped { message: String },
+    /// Generation failed; everything else of the run stands.
+    Failed { error: String },
+}
+
+impl PackageOutcome {
+    /// The result fields: package_ok (true, null when skipped, false), package_url and
+    /// package_preview_url, or package_error; package_notes when something was not placed.
+    pub fn fields(&self) -> Map<String, Value> {
+        let value = match self {
+            Self::Generated {
+                package_url,
+                preview_url,
+                notes,
+            } => {
+                let mut value = json!({"package_ok": true, "package_url": package_url,
+                    "package_preview_url": preview_url});
+                if !notes.is_empty() {
+                    value["package_notes"] = json!(notes);
+                }
+                value
+            }
+            Self::Skipped { message } => json!({"package_ok": null, "package_message": message}),
+            Self::Failed { error } => json!({"package_ok": false, "package_error": error}),
         };
         match value {
             Value::Object(map) => map,
@@ -148,6 +192,30 @@ mod tests {
         assert!(json.as_object().unwrap().contains_key("doc_ok"));
         assert_eq!(json["doc_skipped"], true);
         assert_eq!(json["doc_message"], "全部为差旅发票");
+    }
+
+    #[test]
+    fn package_outcomes_have_their_fields() {
+        let generated = PackageOutcome::Generated {
+            package_url: "/p.pdf".into(),
+            preview_url: Some("/p.png".into()),
+            notes: vec![],
+        }
+        .fields();
+        assert_eq!(generated["package_ok"], true);
+        assert_eq!(generated["package_preview_url"], "/p.png");
+        assert!(!generated.contains_key("package_notes"));
+        let failed = PackageOutcome::Failed {
+            error: "模板有误".into(),
+        }
+        .fields();
+        assert_eq!(failed["package_ok"], false);
+        assert_eq!(failed["package_error"], "模板有误");
+        let skipped = PackageOutcome::Skipped {
+            message: "空".into(),
+        }
+        .fields();
+        assert!(skipped["package_ok"].is_null());
     }
 
     #[test]

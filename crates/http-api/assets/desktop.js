@@ -20,6 +20,8 @@ let sessionId = null;
 // the last result gave it (none for a travel-only session or a failed document).
 let restored = false;
 let docUrl = null;
+/// The printed claim of the last result that said: {url, preview} or null.
+let packageInfo = null;
 let table = { csv_filename: "", fields: COLUMNS, rows: [] };
 let flagged = {};
 // What the claims ledger said of each row as loaded; a row keeps its marks when others go.
@@ -368,6 +370,7 @@ async function onDone(result) {
   if (result.doc_error) {
     lines.push((result.doc_ok === true ? "出库单已生成，" : "出库单生成失败：") + result.doc_error);
   }
+  if (result.package_ok === false) lines.push("报销材料生成失败：" + result.package_error);
   // The table first: a person who starts editing when the outcome appears must not have the
   // row re-rendered under their typing.
   await loadTable();
@@ -390,6 +393,11 @@ async function loadFlags() {
 /// Remembers where the document is, from a result that says (process, agent, save).
 function noteDocument(result) {
   if ("doc_ok" in result) docUrl = result.doc_ok === true ? result.doc_url : null;
+  if ("package_ok" in result) {
+    packageInfo = result.package_ok === true
+      ? { url: result.package_url, preview: result.package_preview_url || null, at: Date.now() }
+      : null;
+  }
 }
 
 /// On a reload: a session without files has no table, so nothing is asked that would only
@@ -500,9 +508,22 @@ function renderDownloads(doc) {
   const links = [[table.csv_filename, base + encodeURIComponent(table.csv_filename)]];
   // Only a document that exists: a travel-only session has none.
   if (doc) links.push(["易耗品、出库单.doc", doc]);
+  if (packageInfo) links.push(["报销材料.pdf", packageInfo.url]);
   for (const [text, url] of links) {
     const link = el("a", text);
     link.href = url;
+    box.appendChild(link);
+  }
+  // Page 1 of the printed claim beside its link; the query makes a regenerated one show.
+  if (packageInfo && packageInfo.preview) {
+    const link = el("a");
+    link.href = packageInfo.url;
+    link.className = "package-preview";
+    const img = el("img");
+    img.id = "package-preview";
+    img.alt = "报销材料第 1 页预览";
+    img.src = packageInfo.preview + "?v=" + packageInfo.at;
+    link.appendChild(img);
     box.appendChild(link);
   }
 }
@@ -523,6 +544,8 @@ async function saveTable() {
     if (result.doc_ok === true) text += "出库单已重新生成。" + (result.doc_error ? result.doc_error : "");
     else if (result.doc_skipped) text += "全部为差旅发票，无需出库单。";
     else if (result.doc_ok === false) text += "出库单生成失败：" + result.doc_error;
+    if (result.package_ok === true) text += "报销材料已重新生成。";
+    else if (result.package_ok === false) text += "报销材料生成失败：" + result.package_error;
     out.textContent = text;
     renderDownloads(docUrl);
   } catch (error) {

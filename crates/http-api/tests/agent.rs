@@ -121,6 +121,20 @@ async fn complete_information_is_submitted_by_itself() {
     let claims = portal.claims().await;
     assert_eq!(claims.len(), 1);
     assert_eq!(claims[0]["claim_no"], result["claim_no"]);
+    // The agent's result shows the printed claim made after the submission, number filled in.
+    assert_eq!(result["package_ok"], true, "{result}");
+    assert!(result["package_url"].as_str().unwrap().ends_with(".pdf"));
+    let page_one = std::process::Command::new("pdftotext")
+        .args(["-f", "1", "-l", "1"])
+        .arg(app.session_dir(&id).join("报销材料.pdf"))
+        .arg("-")
+        .output()
+        .unwrap();
+    let page_one = String::from_utf8_lossy(&page_one.stdout).into_owned();
+    assert!(
+        page_one.contains(result["claim_no"].as_str().unwrap()),
+        "{page_one}"
+    );
     let state = agent_state(&app, &id).await;
     assert_eq!(state["state"], "done");
     assert_eq!(state["max_rounds"], 5);
@@ -172,9 +186,15 @@ async fn a_travel_claim_asks_and_a_text_supplement_completes_it() {
         "{request}"
     );
     assert!(!request["suggestion"].as_str().unwrap().is_empty());
-    let result = done(&events);
+    let mut result = done(&events).clone();
+    // The interface's fields exactly, plus the printed claim's (an addition).
+    assert_eq!(result["package_ok"], true, "{result}");
+    result
+        .as_object_mut()
+        .unwrap()
+        .retain(|key, _| !key.starts_with("package_"));
     assert_eq!(
-        *result,
+        result,
         json!({"ok": true, "agent_ready": false, "agent_state": "awaiting_supplement", "round": 1, "waiting_for_supplement": true})
     );
     assert!(portal.claims().await.is_empty());

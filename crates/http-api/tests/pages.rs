@@ -532,6 +532,79 @@ async fn a_fresh_page_shows_no_error_and_offers_only_documents_that_exist() {
     session.close().await;
 }
 
+/// The width the page's preview picture loaded at (0 until it has loaded).
+async fn preview_width(driver: &WebDriver) -> i64 {
+    driver
+        .execute(
+            "const img = document.getElementById('package-preview'); \
+             return img && img.complete ? img.naturalWidth : 0;",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .as_i64()
+        .unwrap_or(0)
+}
+
+async fn wait_preview(driver: &WebDriver) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while preview_width(driver).await == 0 {
+        assert!(Instant::now() < deadline, "the preview never loaded");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_printed_claim_is_offered_with_a_picture_of_its_first_page() {
+    let (app, _portal) = app_and_portal().await;
+    let session = browser().await;
+    let driver = session.driver().unwrap();
+    // A travel-only session has no outbound-stock document, but has its printed claim.
+    let config = [("username", "100001"), ("default_name", "张三")];
+    extract_one(driver, &app, "railway_ticket.pdf", &config).await;
+    let downloads = wait_text(driver, "#downloads", |t| t.contains("报销材料.pdf")).await;
+    assert!(!downloads.contains("出库单"), "{downloads}");
+    wait_preview(driver).await;
+    let preview = driver.find(By::Id("package-preview")).await.unwrap();
+    assert_eq!(
+        preview.attr("alt").await.unwrap().as_deref(),
+        Some("报销材料第 1 页预览")
+    );
+    let link = driver
+        .find(By::XPath("//p[@id='downloads']/a[text()='报销材料.pdf']"))
+        .await
+        .unwrap();
+    let href = link.attr("href").await.unwrap().unwrap();
+    let pdf = app.get(&href).await;
+    assert_eq!(pdf.status(), 200);
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));
+    snap(driver, "package-preview").await;
+
+    // A save makes it again, and the picture shown is the new one.
+    let before = preview.attr("src").await.unwrap().unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    click(driver, "save").await;
+    wait_text(driver, "#save-result", |t| t.contains("报销材料已重新生成")).await;
+    wait_preview(driver).await;
+    let after = driver
+        .find(By::Id("package-preview"))
+        .await
+        .unwrap()
+        .attr("src")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(before, after);
+    // A reload finds it again from the last run's result.
+    driver.refresh().await.unwrap();
+    wait_text(driver, "#downloads", |t| t.contains("报销材料.pdf")).await;
+    wait_preview(driver).await;
+    let errors = console_errors(driver).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+    session.close().await;
+}
+
 /// Waits until the element with this id is not displayed (`hidden`, or gone).
 async fn wait_hidden(driver: &WebDriver, id: &str, within: Duration) {
     let deadline = Instant::now() + within;

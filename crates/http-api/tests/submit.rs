@@ -121,6 +121,21 @@ async fn a_general_claim_arrives_exactly_and_is_not_filed_twice() {
     assert_eq!(result["flow"], "general");
     let claim_no = result["claim_no"].as_str().unwrap();
     assert!(claim_no.starts_with("BX"), "{claim_no}");
+    // The printed claim was made again after the portal accepted it, with its number.
+    assert_eq!(result["package_ok"], true, "{result}");
+    let package = app.session_dir(&id).join("报销材料.pdf");
+    let page_one = std::process::Command::new("pdftotext")
+        .args(["-f", "1", "-l", "1"])
+        .arg(&package)
+        .arg("-")
+        .output()
+        .unwrap();
+    let page_one = String::from_utf8_lossy(&page_one.stdout).into_owned();
+    assert!(
+        page_one.contains(claim_no),
+        "{claim_no} not on page 1:\n{page_one}"
+    );
+    assert!(!page_one.contains("待提交"), "{page_one}");
 
     let claims = portal.claims().await;
     assert_eq!(claims.len(), 1);

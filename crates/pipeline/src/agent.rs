@@ -3,6 +3,7 @@
 //! points are the four agent endpoints' jobs; each returns the `done` result.
 
 use crate::document::{DocumentSettings, load_records, regenerate_document};
+use crate::package_step::{print_after_submission, with_package};
 use crate::process::process;
 use crate::recognise::ScreenshotSettings;
 use crate::submit::{FinanceSettings, keyed_rows, submit};
@@ -144,7 +145,9 @@ impl AgentIo for SessionIo<'_> {
     }
 
     fn submit(&mut self) -> Submitted {
-        let result = submit(self.session, &self.settings.finance);
+        let mut result = submit(self.session, &self.settings.finance);
+        // The printed claim again, now with the claim number.
+        print_after_submission(self.session, &self.settings.documents, &mut result);
         Submitted {
             submit_ok: result["submit_ok"] == true,
             submit_error: result["submit_error"].as_str().map(str::to_owned),
@@ -360,7 +363,9 @@ pub fn agent_process(session: &Session, config: &SessionConfig, settings: &Agent
         settings,
     };
     let _ = session.log("INFO", "agent", "开始 Agent 流程");
-    run_round(idle.start(), &mut io, Source::Extract)
+    let mut result = run_round(idle.start(), &mut io, Source::Extract);
+    with_package(session, &mut result);
+    result
 }
 
 /// Why an agent request cannot go on in the current state (for the HTTP layer's 404/409).
@@ -406,7 +411,11 @@ fn not_waiting() -> Value {
 /// Runs the round a supplement started, or reports the round limit.
 fn next_round(next: NextRound, io: &mut SessionIo<'_>, source: Source) -> Value {
     match next {
-        NextRound::Started(step) => run_round(step, io, source),
+        NextRound::Started(step) => {
+            let mut result = run_round(step, io, source);
+            with_package(io.session, &mut result);
+            result
+        }
         NextRound::LimitReached(Step { machine, events }) => {
             io.record(machine.data(), &events);
             json!({"ok": false, "error": machine.data().error_message})
@@ -622,7 +631,9 @@ pub fn agent_force_submit(
         config: config.clone(),
         settings,
     };
-    submit_ready(step, &mut io, None)
+    let mut result = submit_ready(step, &mut io, None);
+    with_package(session, &mut result);
+    result
 }
 
 /// The table cells extraction flagged, with the value it read and why, for the review rules:

@@ -3,7 +3,9 @@
 
 use crate::RECORDS_FILE;
 use docgen::{Cents, Converter, DOC_FILE_NAME, DOCX_FILE_NAME, OutboundDoc, OutboundItem};
-use domain::{DocOutcome, InvoiceKind, InvoiceRecord, LineItem, Party, SessionConfig};
+use domain::{
+    DocOutcome, InvoiceKind, InvoiceRecord, LineItem, PackageOutcome, Party, SessionConfig,
+};
 use serde::Deserialize;
 use session_store::{CsvTable, Session, china_date};
 use std::collections::HashMap;
@@ -19,6 +21,11 @@ const DOC_SKIPPED_EMPTY: &str = "表格为空，无需生成出库单";
 pub struct DocumentSettings {
     pub template: PathBuf,
     pub converter: Arc<Converter>,
+    /// The printed claim's own template (`[document] package_template`); `None` for the one
+    /// shipped with the service.
+    pub package_template: Option<PathBuf>,
+    /// The institution's name printed on the claim (`[document] institution`).
+    pub institution: String,
 }
 
 impl Default for DocumentSettings {
@@ -26,6 +33,8 @@ impl Default for DocumentSettings {
         Self {
             template: PathBuf::from(docgen::DEFAULT_TEMPLATE),
             converter: Arc::new(Converter::default()),
+            package_template: None,
+            institution: String::new(),
         }
     }
 }
@@ -40,16 +49,17 @@ pub(crate) struct StoredRecord {
     pub record: InvoiceRecord,
 }
 
-/// The document outcome and the class counts of the table's rows.
+/// The document outcome, the printed claim's and the class counts of the table's rows.
 #[derive(Debug, Clone)]
 pub struct DocumentReport {
     pub outcome: DocOutcome,
+    pub package: PackageOutcome,
     pub travel_count: usize,
     pub general_count: usize,
 }
 
-/// Regenerates the document from the table as it is now (after an edit, too): general rows
-/// only, each with the line items extracted from its invoice. Travel-only tables skip the
+/// Regenerates the document and the printed claim from the table as it is now (after an edit,
+/// too). The document takes general rows only, each with the line items extracted from its invoice. Travel-only tables skip the
 /// document and remove a stale one, so no outdated document is left to download.
 pub fn regenerate_document(
     session: &Session,
@@ -159,8 +169,11 @@ pub fn regenerate_document(
             }
         }
     };
+    // The printed claim follows the same table, travel rows included.
+    let package = crate::package_step::regenerate_package(session, table, config, settings);
     DocumentReport {
         outcome,
+        package,
         travel_count,
         general_count,
     }

@@ -1,5 +1,6 @@
 //! The processing steps of a session, run inside a background job: extraction, duplicates,
-//! classification, the invoice table and the `done` result.
+//! classification, the invoice table, the outbound-stock document, the printed claim and the
+//! `done` result.
 
 mod agent;
 mod cache;
@@ -7,6 +8,7 @@ mod challenge;
 mod document;
 mod extract_step;
 mod ledger_step;
+mod package_step;
 mod payment_step;
 mod process;
 mod recognise;
@@ -23,6 +25,7 @@ pub use challenge::{AnswerError, Challenges};
 pub use document::{DocumentReport, DocumentSettings, regenerate_document};
 pub use extract_step::{ExtractedFile, FileOutcome, extract_documents};
 pub use ledger_step::{LedgerMark, holder_sentence, ledger_marks, reconcile_ledger};
+pub use package_step::{package_fields, print_after_submission, regenerate_package, with_package};
 pub use payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments};
 pub use process::{ProcessOutcome, process};
 pub use recognise::{

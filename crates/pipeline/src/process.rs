@@ -7,7 +7,7 @@ use crate::payment_step::{PAYMENT_CSV, PAYMENTS_FILE, apply_payments, log_summar
 use crate::recognise::{ScreenshotSettings, recognise_screenshots};
 use crate::table::{invoice_table, summary_row};
 use domain::{FailureResult, InvoiceKind, InvoiceRecord, ProcessResult, SessionConfig};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use session_store::{SUMMARY_CSV, Session};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -156,8 +156,9 @@ pub fn process(
         }
         paid
     };
-    let doc = regenerate_document(session, &shown_table, config, documents).outcome;
-    let mut extra = Map::new();
+    let report = regenerate_document(session, &shown_table, config, documents);
+    let doc = report.outcome;
+    let mut extra = report.package.fields();
     extra.insert("errors".into(), Value::Array(errors));
     extra.insert("duplicates".into(), Value::Array(duplicates));
     if !payment_summary.is_null() {

@@ -395,6 +395,23 @@ pub(crate) fn keyed_rows(table: &CsvTable) -> Vec<BTreeMap<String, String>> {
 }
 
 /// What identifies a claim: its kind and every cell of the table. Any edit makes a new one.
+/// The claim number this very table was submitted under, if it was (either kind: the package
+/// does not decide the kind the way a submission does).
+pub(crate) fn submitted_claim_no(session: &Session, table: &CsvTable) -> Option<String> {
+    let history: Vec<SubmissionRecord> = session
+        .read_json_hidden(SUBMISSIONS_FILE)
+        .and_then(|v| serde_json::from_value(v).ok())?;
+    let prints = [
+        fingerprint(ClaimKind::General, table),
+        fingerprint(ClaimKind::Travel, table),
+    ];
+    history
+        .iter()
+        .rev()
+        .find(|h| prints.contains(&h.fingerprint) && !h.claim_no.is_empty())
+        .map(|h| h.claim_no.clone())
+}
+
 fn fingerprint(kind: ClaimKind, table: &CsvTable) -> String {
     let mut hasher = Sha256::new();
     hasher.update(kind.key().as_bytes());

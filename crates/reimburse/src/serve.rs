@@ -63,7 +63,14 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     let documents = DocumentSettings {
         template: config.document.template.clone(),
         converter,
+        package_template: config.document.package_template.clone(),
+        institution: config.document.institution.clone(),
     };
+    if let Some(template) = &documents.package_template
+        && !template.is_file()
+    {
+        tracing::warn!(template = %template.display(), "printed-claim template not found; packages will fail with package_error");
+    }
     if !documents.template.is_file() {
         tracing::warn!(template = %documents.template.display(), "outbound-stock template not found; documents will fail with doc_error");
     }

@@ -201,7 +201,7 @@ impl Default for Finance {
     }
 }
 
-/// The outbound-stock document.
+/// The outbound-stock document and the printed claim.
 #[derive(Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Document {
@@ -209,6 +209,10 @@ pub struct Document {
     pub template: PathBuf,
     /// `auto` (a warm LibreOffice when python3-uno is installed), `warm` or `cold`.
     pub convert_mode: String,
+    /// The printed claim's Typst template (docs/print-template.md); unset for the shipped one.
+    pub package_template: Option<PathBuf>,
+    /// The institution's name printed above the claim's title.
+    pub institution: String,
 }
 
 impl Default for Document {
@@ -216,6 +220,8 @@ impl Default for Document {
         Self {
             template: PathBuf::from(docgen::DEFAULT_TEMPLATE),
             convert_mode: "auto".to_owned(),
+            package_template: None,
+            institution: String::new(),
         }
     }
 }
@@ -333,6 +339,8 @@ mod tests {
             [document]
             template = "/srv/forms/出库单.docx"
             convert_mode = "cold"
+            package_template = "/srv/forms/报销材料.typ"
+            institution = "示例大学"
             [finance]
             flow = "flows/my-university.toml"
             base_url = "https://cw.example.edu.cn"
@@ -357,6 +365,11 @@ mod tests {
             config.document.convert_mode().unwrap(),
             docgen::ConvertMode::Cold
         );
+        assert_eq!(
+            config.document.package_template,
+            Some(PathBuf::from("/srv/forms/报销材料.typ"))
+        );
+        assert_eq!(config.document.institution, "示例大学");
         let defaults = config.session_defaults(Some("pw".into()));
         assert_eq!(defaults.default_name, "张三");
         assert_eq!(defaults.password.expose(), "pw");

@@ -32,6 +32,14 @@ pub use upload::UploadSink;
 /// start with this; they are downloadable but not listed as uploads.
 pub const GENERATED_IMAGE_PREFIX: &str = "submit-failure-";
 
+/// The printed claim the service writes into a session.
+pub const PACKAGE_PDF: &str = "报销材料.pdf";
+/// The picture of its first page.
+pub const PACKAGE_PREVIEW: &str = "报销材料-预览.png";
+/// Generated files that are downloadable but never listed as uploads, so no run reads the
+/// service's own PDF back as an invoice or its preview as a payment screenshot.
+pub const GENERATED_FILES: [&str; 2] = [PACKAGE_PDF, PACKAGE_PREVIEW];
+
 /// Name of the result file of the last operation.
 pub const RESULT_FILE: &str = "result.json";
 /// Name of the session configuration file.

@@ -91,7 +91,10 @@ impl Session {
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            if name.starts_with('.') || name.starts_with(crate::GENERATED_IMAGE_PREFIX) {
+            if name.starts_with('.')
+                || name.starts_with(crate::GENERATED_IMAGE_PREFIX)
+                || crate::GENERATED_FILES.contains(&name.as_str())
+            {
                 continue;
             }
             let Some(kind) = FileKind::from_name(&name) else {
@@ -181,6 +184,12 @@ impl Session {
         write_atomic(&path, &bytes)
     }
 
+    /// Writes a generated file (a PDF, a picture) atomically under a validated name: a reader
+    /// sees the old file or the new one, never half of one.
+    pub fn write_file(&self, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        write_atomic(&self.file_path(name)?, bytes)
+    }
+
     /// Writes a JSON document that must land even on a full disk (the state a client reads
     /// to learn how a job ended): it may draw on the data dir's reserved space.
     pub fn write_json_reserved(
@@ -264,6 +273,24 @@ pub(crate) fn read_json_at(
 mod tests {
     use crate::{LogFile, Store, StoreOptions};
     use domain::{Event, FileStatus};
+
+    #[test]
+    fn generated_files_are_written_whole_under_valid_names_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), StoreOptions::default()).unwrap();
+        let session = store.create_session().unwrap();
+        session.write_file("报销材料.pdf", b"one").unwrap();
+        session.write_file("报销材料.pdf", b"two").unwrap();
+        assert_eq!(
+            std::fs::read(session.path().join("报销材料.pdf")).unwrap(),
+            b"two"
+        );
+        assert!(session.write_file("../escape.pdf", b"x").is_err());
+        assert!(session.write_file(".hidden", b"x").is_err());
+        // The service's own package is not an upload: no run reads it back as an invoice.
+        session.write_file(crate::PACKAGE_PREVIEW, b"png").unwrap();
+        assert!(session.list_files().unwrap().is_empty());
+    }
 
     #[test]
     fn messages_carry_no_absolute_path() {

@@ -87,6 +87,7 @@ pub(crate) async fn save(
     let mut response = Map::new();
     response.insert("ok".into(), Value::Bool(true));
     response.extend(report.outcome.fields());
+    response.extend(report.package.fields());
     response.insert("travel_count".into(), Value::from(report.travel_count));
     response.insert("general_count".into(), Value::from(report.general_count));
     Ok(HttpResponse::Ok().json(Value::Object(response)))

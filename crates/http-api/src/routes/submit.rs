@@ -28,9 +28,13 @@ pub(crate) async fn start(
         ));
     }
     let finance = state.finance.clone();
+    let documents = state.documents.clone();
     let id = session.id().as_str().to_owned();
     state.jobs.start(session, "submit", move |session| {
-        pipeline::submit(session, &finance)
+        let mut result = pipeline::submit(session, &finance);
+        // The printed claim gets the claim number the portal gave.
+        pipeline::print_after_submission(session, &documents, &mut result);
+        result
     })?;
     caller
         .record(&state, Action::SubmitRequested, &id, String::new())

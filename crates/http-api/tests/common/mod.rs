@@ -71,6 +71,7 @@ pub fn documents() -> DocumentSettings {
     DocumentSettings {
         template: template_path(),
         converter: Arc::clone(&CONVERTER),
+        ..DocumentSettings::default()
     }
 }
 
