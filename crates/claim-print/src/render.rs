@@ -152,9 +152,12 @@ fn compile(source: &Source, laid: &Plan, date: &str) -> Result<(Vec<u8>, usize),
         tagged: false,
         ..PdfOptions::default()
     };
-    let pdf = typst_pdf::pdf(&document, &options)
-        .map_err(|errors| PrintError::Export(messages(&errors)))?;
-    Ok((pdf, document.pages().len()))
+    let pdf =
+        typst_pdf::pdf(&document, &options).map_err(|errors| PrintError::Export(messages(&errors)));
+    // typst memoises across compilations in process-wide caches; a service renders packages
+    // for days, so nothing is kept from one package to the next (the fonts are kept apart).
+    typst::comemo::evict(0);
+    Ok((pdf?, document.pages().len()))
 }
 
 fn messages(errors: &[SourceDiagnostic]) -> String {
