@@ -81,7 +81,9 @@ fn root() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// Each crate's `[dependencies]` names, read from the manifests under crates/.
+/// Each crate's `[dependencies]` names, read from the manifests under crates/, keyed by the
+/// crate's directory (the name the workspace's dependency keys use; the packages carry the
+/// `reimburse-` prefix, see `library_packages_carry_the_prefix`).
 fn dependencies() -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
     let Ok(entries) = std::fs::read_dir(root().join("crates")) else {
@@ -109,7 +111,10 @@ fn dependencies() -> BTreeMap<String, Vec<String>> {
                 deps.push(key.split('.').next().unwrap_or(key).trim().to_owned());
             }
         }
-        out.insert(name, deps);
+        if name.is_empty() {
+            continue;
+        }
+        out.insert(entry.file_name().to_string_lossy().into_owned(), deps);
     }
     out
 }
@@ -126,6 +131,56 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// Each crate's `[package] name`, keyed by its directory under crates/.
+fn package_names() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(root().join("crates")) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let Ok(manifest) = std::fs::read_to_string(entry.path().join("Cargo.toml")) else {
+            continue;
+        };
+        let name = manifest
+            .lines()
+            .skip_while(|l| l.trim() != "[package]")
+            .find_map(|l| l.trim().strip_prefix("name = "))
+            .map(|v| v.trim_matches('"').to_owned());
+        if let Some(name) = name {
+            out.insert(entry.file_name().to_string_lossy().into_owned(), name);
+        }
+    }
+    out
+}
+
+/// Library crates are published under one prefix (as ripgrep's `grep-*`), so that `domain` or
+/// `agent` never clash in another program's dependency tree; the directory keeps the short
+/// name, which is also the workspace's dependency key.
+#[test]
+fn library_packages_carry_the_prefix() {
+    let names = package_names();
+    assert!(names.len() > 20, "manifests not read: {names:?}");
+    let workspace = std::fs::read_to_string(root().join("Cargo.toml")).unwrap_or_default();
+    let mut broken = Vec::new();
+    for (dir, name) in &names {
+        let expected = if dir == "reimburse" {
+            "reimburse".to_owned()
+        } else {
+            format!("reimburse-{dir}")
+        };
+        if *name != expected {
+            broken.push(format!("crates/{dir} is named {name}, not {expected}"));
+        }
+        let key = format!("{dir} = {{ path = \"crates/{dir}\", package = \"{expected}\" }}");
+        if dir != "reimburse" && !workspace.contains(&key) {
+            broken.push(format!(
+                "the workspace's dependency line for {dir} is not `{key}`"
+            ));
+        }
+    }
+    assert!(broken.is_empty(), "{broken:?}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ pub fn fixtures() -> anyhow::Result<()> {
     let args = [
         "run",
         "--package",
-        "invoice-fixtures",
+        "reimburse-invoice-fixtures",
         "--example",
         "generate_fixtures",
         "--",

@@ -87,7 +87,13 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
         Some("sse") => cargo(&["bench", "--package", "reimburse", "--bench", "sse"]),
         Some("package") => {
             ensure_system_packages()?;
-            cargo(&["bench", "--package", "claim-print", "--bench", "package"])
+            cargo(&[
+                "bench",
+                "--package",
+                "reimburse-claim-print",
+                "--bench",
+                "package",
+            ])
         }
         Some("process") => {
             ensure_system_packages()?;
@@ -108,7 +114,13 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
             let cluster = crate::postgres::Cluster::start()?;
             let url = cluster.url();
             cargo_with_env(
-                &["bench", "--package", "ledger", "--bench", "ledger"],
+                &[
+                    "bench",
+                    "--package",
+                    "reimburse-ledger",
+                    "--bench",
+                    "ledger",
+                ],
                 &[("REIMBURSE_BENCH_POSTGRES_URL", &url)],
             )
         }
@@ -153,7 +165,7 @@ fn ocr_engines() -> anyhow::Result<()> {
                 "--quiet",
                 "--release",
                 "--package",
-                "pp-ocr",
+                "reimburse-pp-ocr",
                 "--example",
             ])
             .args(["pp_ocr_bench", "--"])
@@ -249,7 +261,7 @@ pub fn fuzz(args: &[String]) -> anyhow::Result<()> {
         "run",
         "--release",
         "--package",
-        "extraction",
+        "reimburse-extraction",
         "--example",
         "fuzz_extract",
         "--",
@@ -270,7 +282,7 @@ pub fn fuzz_http(args: &[String]) -> anyhow::Result<()> {
             "test",
             "--release",
             "--package",
-            "http-api",
+            "reimburse-http-api",
             "--test",
             "fuzz_http",
             "--",
@@ -294,7 +306,7 @@ pub fn print_images() -> anyhow::Result<()> {
         "run",
         "--release",
         "--package",
-        "claim-print",
+        "reimburse-claim-print",
         "--example",
         "docs_images",
     ])
@@ -306,7 +318,7 @@ pub fn screenshots() -> anyhow::Result<()> {
     ensure_system_packages()?;
     let dir = workspace_root().join("target/screenshots");
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["test", "--package", "http-api", "--test", "pages"])
+        .args(["test", "--package", "reimburse-http-api", "--test", "pages"])
         .env("REIMBURSE_SCREENSHOTS_DIR", &dir)
         .current_dir(workspace_root())
         .status()

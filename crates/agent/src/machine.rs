@@ -12,52 +12,52 @@
 //!
 //! ```compile_fail,E0599
 //! // idle cannot be force-submitted or supplemented
-//! agent::Machine::create("s").force_submit();
+//! reimburse_agent::Machine::create("s").force_submit();
 //! ```
 //! ```compile_fail,E0599
-//! agent::Machine::create("s").supplement_text();
+//! reimburse_agent::Machine::create("s").supplement_text();
 //! ```
 //! ```compile_fail,E0599
 //! // extracting cannot be submitted, supplemented or restarted
-//! let extracting = agent::Machine::create("s").start().machine;
+//! let extracting = reimburse_agent::Machine::create("s").start().machine;
 //! extracting.begin_submission();
 //! ```
 //! ```compile_fail,E0599
-//! let extracting = agent::Machine::create("s").start().machine;
+//! let extracting = reimburse_agent::Machine::create("s").start().machine;
 //! extracting.supplement_files(&[]);
 //! ```
 //! ```compile_fail,E0599
-//! let extracting = agent::Machine::create("s").start().machine;
+//! let extracting = reimburse_agent::Machine::create("s").start().machine;
 //! extracting.restart();
 //! ```
 //! ```compile_fail,E0599
 //! // ready can only begin the submission
-//! let step = agent::Machine::create("s").start().machine.ready("");
+//! let step = reimburse_agent::Machine::create("s").start().machine.ready("");
 //! step.machine.force_submit();
 //! ```
 //! ```compile_fail,E0599
-//! let step = agent::Machine::create("s").start().machine.ready("");
+//! let step = reimburse_agent::Machine::create("s").start().machine.ready("");
 //! step.machine.finish(None);
 //! ```
 //! ```compile_fail,E0599
 //! // submitting only finishes
-//! let step = agent::Machine::create("s").start().machine.ready("");
+//! let step = reimburse_agent::Machine::create("s").start().machine.ready("");
 //! step.machine.begin_submission().machine.fail("x");
 //! ```
 //! ```compile_fail,E0599
 //! // done only restarts
-//! let step = agent::Machine::create("s").start().machine.ready("");
+//! let step = reimburse_agent::Machine::create("s").start().machine.ready("");
 //! step.machine.begin_submission().machine.finish(None).machine.force_submit();
 //! ```
 //! ```compile_fail,E0599
 //! // awaiting_supplement cannot submit without force
-//! let step = agent::Machine::create("s").start().machine
-//!     .request_supplement(agent::Request::default());
+//! let step = reimburse_agent::Machine::create("s").start().machine
+//!     .request_supplement(reimburse_agent::Request::default());
 //! step.machine.begin_submission();
 //! ```
 //! ```compile_fail,E0616
 //! // the state field cannot be set by hand
-//! let mut idle = agent::Machine::create("s");
+//! let mut idle = reimburse_agent::Machine::create("s");
 //! idle.data_mut().0.state = domain::AgentState::Done;
 //! ```
 

@@ -9,8 +9,8 @@
     reason = "test code"
 )]
 
-use agent::{AnyMachine, Machine, NextRound, Request, Step, state};
 use domain::{AgentState, Event, MAX_ROUNDS};
+use reimburse_agent::{AnyMachine, Machine, NextRound, Request, Step, state};
 
 fn types(events: &[Event]) -> Vec<String> {
     events

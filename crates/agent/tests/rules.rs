@@ -8,11 +8,11 @@
     reason = "test code"
 )]
 
-use agent::{
+use domain::{InvoiceKind, parse_civil_date};
+use reimburse_agent::{
     Claim, ClaimRow, LedgerFinding, LedgerNote, ReportAs, Review, RuleSet, TravelApplication,
     check, judge_by_rules,
 };
-use domain::{InvoiceKind, parse_civil_date};
 use std::collections::BTreeMap;
 
 fn row(kind: InvoiceKind, pairs: &[(&str, &str)]) -> ClaimRow {
@@ -251,7 +251,7 @@ fn a_broken_table_is_refused_with_a_reason() {
     let twice = "[[rule]]\nid = \"x\"\ncheck = \"required\"\nfield = \"a\"\napplies_to = \"all\"\nreport_as = \"missing_field\"\nmessage = \"m\"\n";
     assert!(matches!(
         RuleSet::parse(&format!("{twice}{twice}")),
-        Err(agent::RulesError::DuplicateId(_))
+        Err(reimburse_agent::RulesError::DuplicateId(_))
     ));
 }
 

@@ -8,9 +8,9 @@ fn main() -> std::io::Result<()> {
     let address = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "127.0.0.1:8090".to_owned());
-    let portal = campus_portal::spawn(
+    let portal = reimburse_campus_portal::spawn(
         TcpListener::bind(address)?,
-        campus_portal::CampusConfig::default(),
+        reimburse_campus_portal::CampusConfig::default(),
     )?;
     eprintln!("campus portal at {}", portal.base_url());
     loop {

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 #[tokio::test]
 async fn departments_come_by_xhr_after_the_page() {
-    let portal = start(campus_portal::CampusConfig {
+    let portal = start(reimburse_campus_portal::CampusConfig {
         departments_delay: Duration::from_millis(200),
         ..config()
     });
@@ -70,8 +70,8 @@ async fn a_valid_claim_is_filed_with_its_number() {
 
 #[tokio::test]
 async fn a_claimed_invoice_is_refused_naming_its_claim() {
-    let portal = start(campus_portal::CampusConfig {
-        prior_invoices: vec![campus_portal::PriorInvoice {
+    let portal = start(reimburse_campus_portal::CampusConfig {
+        prior_invoices: vec![reimburse_campus_portal::PriorInvoice {
             invoice_no: "55556666".to_owned(),
             claim_no: "CW2026000003".to_owned(),
         }],

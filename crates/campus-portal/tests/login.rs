@@ -88,7 +88,7 @@ async fn codes_of_eight_loads(
 
 #[tokio::test]
 async fn the_test_hook_can_be_switched_off() {
-    let portal = start(campus_portal::CampusConfig {
+    let portal = start(reimburse_campus_portal::CampusConfig {
         test_hooks: false,
         ..config()
     });

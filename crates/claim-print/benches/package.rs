@@ -7,7 +7,7 @@
 #[path = "sample.rs"]
 mod sample;
 
-use claim_print::{Template, render};
+use reimburse_claim_print::{Template, render};
 use std::time::Instant;
 
 fn main() {

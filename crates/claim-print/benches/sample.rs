@@ -1,10 +1,10 @@
 //! Claims built from the project's own fixtures (fixtures/invoices, fixtures/screenshots), for
 //! the bench and the docs' pictures.
 
-use claim_print::{
+use domain::Cents;
+use reimburse_claim_print::{
     Attachment, CardPayment, ClaimHeader, ClaimInput, InvoiceInput, PaymentInput, SlotSize,
 };
-use domain::Cents;
 use std::path::{Path, PathBuf};
 
 pub fn fixtures() -> PathBuf {

@@ -9,7 +9,7 @@
 #[path = "../benches/sample.rs"]
 mod sample;
 
-use claim_print::{Template, render};
+use reimburse_claim_print::{Template, render};
 use std::path::Path;
 use std::process::Command;
 

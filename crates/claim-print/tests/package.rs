@@ -9,11 +9,11 @@
     reason = "test code: a failed step should abort loudly"
 )]
 
-use claim_print::{
+use domain::Cents;
+use reimburse_claim_print::{
     Attachment, CardPayment, ClaimHeader, ClaimInput, InvoiceInput, PaymentInput, SlotSize,
     Template, render,
 };
-use domain::Cents;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -291,6 +291,6 @@ fn pictures_of_every_page() {
         })
         .count();
     assert!(pngs >= rendered.pages);
-    let preview = claim_print::preview_png(&rendered.pdf).unwrap();
+    let preview = reimburse_claim_print::preview_png(&rendered.pdf).unwrap();
     assert!(preview.starts_with(b"\x89PNG"));
 }

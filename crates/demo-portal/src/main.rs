@@ -1,7 +1,7 @@
 //! Runs the demo portal alone: `demo-portal [ADDR] [CLAIMS_DIR]`, by default on 127.0.0.1:8090
 //! with claims in memory only.
 
-use demo_portal::{DEMO_EMPLOYEE_NO, DEMO_PASSWORD, PortalConfig};
+use reimburse_demo_portal::{DEMO_EMPLOYEE_NO, DEMO_PASSWORD, PortalConfig};
 use std::net::TcpListener;
 use std::path::PathBuf;
 
@@ -20,5 +20,5 @@ async fn main() -> std::io::Result<()> {
         "demo portal on http://{} (工号 {DEMO_EMPLOYEE_NO}, 密码 {DEMO_PASSWORD})",
         listener.local_addr()?
     );
-    demo_portal::serve(listener, config)?.await
+    reimburse_demo_portal::serve(listener, config)?.await
 }

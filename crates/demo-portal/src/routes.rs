@@ -16,7 +16,7 @@ use serde::Deserialize;
 const LOGIN_FORM_LIMIT: usize = 16 * 1024;
 
 /// Registers every route of the portal and its state on an actix `App` (or scope):
-/// `App::new().configure(|cfg| demo_portal::configure(cfg, state.clone()))`.
+/// `App::new().configure(|cfg| reimburse_demo_portal::configure(cfg, state.clone()))`.
 pub fn configure(cfg: &mut web::ServiceConfig, state: web::Data<PortalState>) {
     cfg.app_data(state)
         .app_data(web::FormConfig::default().limit(LOGIN_FORM_LIMIT))

@@ -11,7 +11,7 @@
 mod common;
 
 use common::{Input, Portal, general, pdf, sha256_hex, spawn, spawn_with};
-use demo_portal::PortalConfig;
+use reimburse_demo_portal::PortalConfig;
 use serde_json::{Value, json};
 
 const FORM: &str = "/portal/frame/general";
@@ -410,8 +410,8 @@ async fn a_file_over_the_cap_is_refused_on_the_form() {
 async fn a_claim_is_visible_only_to_its_submitter() {
     let portal = spawn_with(PortalConfig {
         accounts: vec![
-            demo_portal::Account::new("100001", "demo123", "张三"),
-            demo_portal::Account::new("200002", "pw", "李四"),
+            reimburse_demo_portal::Account::new("100001", "demo123", "张三"),
+            reimburse_demo_portal::Account::new("200002", "pw", "李四"),
         ],
         ..PortalConfig::default()
     })

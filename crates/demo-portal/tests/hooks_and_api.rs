@@ -10,7 +10,7 @@
 mod common;
 
 use common::{general, spawn, spawn_with, travel};
-use demo_portal::{CLAIMS_FILE, Hooks, Page, PortalConfig};
+use reimburse_demo_portal::{CLAIMS_FILE, Hooks, Page, PortalConfig};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 

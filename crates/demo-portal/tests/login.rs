@@ -10,7 +10,7 @@
 mod common;
 
 use common::{no_redirects, spawn, spawn_with};
-use demo_portal::{Account, PortalConfig};
+use reimburse_demo_portal::{Account, PortalConfig};
 
 #[tokio::test]
 async fn the_login_page_has_the_documented_form() {

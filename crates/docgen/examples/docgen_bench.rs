@@ -9,7 +9,7 @@ use std::error::Error;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use docgen::{ConvertMode, Converter, ConverterConfig, OutboundDoc, OutboundItem};
+use reimburse_docgen::{ConvertMode, Converter, ConverterConfig, OutboundDoc, OutboundItem};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let runs: usize = match std::env::args().nth(1) {
@@ -21,9 +21,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     let template = std::fs::read(&template_path)?;
     let doc = sample(12);
 
-    let fill = median(200, || docgen::fill_docx(&template, &doc).map(drop))?;
+    let fill = median(200, || {
+        reimburse_docgen::fill_docx(&template, &doc).map(drop)
+    })?;
     println!("fill (12 items):             {}", ms(fill));
-    let docx = docgen::fill_docx(&template, &doc)?;
+    let docx = reimburse_docgen::fill_docx(&template, &doc)?;
 
     let cold = Converter::new(ConverterConfig {
         mode: ConvertMode::Cold,
@@ -48,7 +50,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     let out = tempfile::tempdir()?;
     let save = median(runs * 3, || {
-        docgen::generate(&template_path, &doc, out.path(), &warm).map(drop)
+        reimburse_docgen::generate(&template_path, &doc, out.path(), &warm).map(drop)
     })?;
     println!("warm generate (fill+convert+write): {}", ms(save));
     Ok(())

@@ -1,6 +1,6 @@
 //! Fills a template with sample (or given) data and writes `易耗品、出库单.doc/.docx`, to try
 //! a clerk's own template: `cargo run -p docgen --example docgen_generate -- TEMPLATE OUT_DIR [DOC.json]`.
-//! DOC.json has the fields of `docgen::OutboundDoc` (date, claimant, department, storage,
+//! DOC.json has the fields of `reimburse_docgen::OutboundDoc` (date, claimant, department, storage,
 //! items[name, spec, unit, quantity, unit_price, amount]).
 
 #![allow(
@@ -11,7 +11,7 @@
 use std::error::Error;
 use std::path::PathBuf;
 
-use docgen::{Converter, OutboundDoc, OutboundItem};
+use reimburse_docgen::{Converter, OutboundDoc, OutboundItem};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args_os().skip(1);
@@ -23,14 +23,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         None => sample(),
     };
     let template = PathBuf::from(template);
-    let report = docgen::check_template(&std::fs::read(&template)?)?;
+    let report = reimburse_docgen::check_template(&std::fs::read(&template)?)?;
     println!("占位符：{}", report.placeholders.join("、"));
     if !report.unknown.is_empty() {
         println!("无法填写（将原样保留）：{}", report.unknown.join("、"));
     }
     let out_dir = PathBuf::from(out_dir);
     std::fs::create_dir_all(&out_dir)?;
-    let generated = docgen::generate(&template, &doc, &out_dir, &Converter::default())?;
+    let generated = reimburse_docgen::generate(&template, &doc, &out_dir, &Converter::default())?;
     println!("{}", generated.doc_path.display());
     println!("{}", generated.docx_path.display());
     Ok(())

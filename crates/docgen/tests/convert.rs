@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{sample, split_template, template_path};
-use docgen::{
+use reimburse_docgen::{
     ConvertMode, Converter, ConverterConfig, DOC_FILE_NAME, DOCX_FILE_NAME, DocError, OutboundDoc,
 };
 
@@ -105,7 +105,8 @@ fn generate_writes_a_word_97_doc_with_every_value() {
     let converter = converter(ConvertMode::Auto);
     let out = tempfile::tempdir().unwrap();
     let doc = sample();
-    let generated = docgen::generate(&template_path(), &doc, out.path(), &converter).unwrap();
+    let generated =
+        reimburse_docgen::generate(&template_path(), &doc, out.path(), &converter).unwrap();
     assert_eq!(generated.doc_path, out.path().join("易耗品、出库单.doc"));
     assert_eq!(generated.docx_path, out.path().join(DOCX_FILE_NAME));
     assert!(generated.unknown_placeholders.is_empty());
@@ -126,7 +127,7 @@ fn a_template_with_split_placeholders_converts() {
     let template = dir.path().join("split.docx");
     std::fs::write(&template, split_template()).unwrap();
     let doc = sample();
-    let generated = docgen::generate(&template, &doc, dir.path(), &converter).unwrap();
+    let generated = reimburse_docgen::generate(&template, &doc, dir.path(), &converter).unwrap();
     assert_doc_has_everything(&generated.doc_path, &doc);
 }
 
@@ -143,7 +144,8 @@ fn parallel_generations_share_one_converter() {
                 doc.items[0].name = format!("线程{i}专用纸");
                 doc.storage = format!("库房{i}");
                 let generated =
-                    docgen::generate(&template_path(), &doc, out.path(), &converter).unwrap();
+                    reimburse_docgen::generate(&template_path(), &doc, out.path(), &converter)
+                        .unwrap();
                 assert_doc_has_everything(&generated.doc_path, &doc);
             })
         })
@@ -158,7 +160,8 @@ fn cold_mode_converts_without_a_warm_office() {
     let converter = converter(ConvertMode::Cold);
     let out = tempfile::tempdir().unwrap();
     let doc = sample();
-    let generated = docgen::generate(&template_path(), &doc, out.path(), &converter).unwrap();
+    let generated =
+        reimburse_docgen::generate(&template_path(), &doc, out.path(), &converter).unwrap();
     assert_doc_has_everything(&generated.doc_path, &doc);
     assert_eq!(converter.warm_pid(), None);
 }
@@ -166,7 +169,7 @@ fn cold_mode_converts_without_a_warm_office() {
 #[test]
 fn a_killed_warm_office_is_restarted() {
     let converter = converter(ConvertMode::Warm);
-    let docx = docgen::fill_docx(&common::template(), &sample()).unwrap();
+    let docx = reimburse_docgen::fill_docx(&common::template(), &sample()).unwrap();
     converter.convert_docx_to_doc(&docx).unwrap();
     let pid = converter.warm_pid().expect("warm office running");
     Command::new("kill")
@@ -205,7 +208,7 @@ fn a_broken_document_fails_without_losing_the_warm_office() {
     assert!(matches!(error, DocError::ConversionFailed(_)), "{error}");
     assert!(error.to_string().starts_with("文档转换失败："), "{error}");
     assert_eq!(converter.warm_pid(), pid);
-    let docx = docgen::fill_docx(&common::template(), &sample()).unwrap();
+    let docx = reimburse_docgen::fill_docx(&common::template(), &sample()).unwrap();
     converter.convert_docx_to_doc(&docx).unwrap();
 }
 
@@ -219,7 +222,7 @@ fn a_conversion_over_the_timeout_is_killed() {
         });
         converter.warm_up().unwrap();
         let pid = converter.warm_pid();
-        let docx = docgen::fill_docx(&common::template(), &sample()).unwrap();
+        let docx = reimburse_docgen::fill_docx(&common::template(), &sample()).unwrap();
         let error = converter.convert_docx_to_doc(&docx).unwrap_err();
         assert!(
             matches!(error, DocError::ConversionTimeout { .. }),
@@ -254,7 +257,8 @@ fn a_missing_libreoffice_names_the_package() {
         ..ConverterConfig::default()
     });
     let out = tempfile::tempdir().unwrap();
-    let error = docgen::generate(&template_path(), &sample(), out.path(), &converter).unwrap_err();
+    let error = reimburse_docgen::generate(&template_path(), &sample(), out.path(), &converter)
+        .unwrap_err();
     assert!(matches!(error, DocError::LibreOfficeMissing(_)));
     assert!(
         error.to_string().contains("libreoffice-writer-nogui"),

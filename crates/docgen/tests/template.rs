@@ -4,11 +4,11 @@
 mod common;
 
 use common::{part, sample, split_template, template, template_path, with_extra_part, with_part};
-use docgen::{Converter, DocError};
+use reimburse_docgen::{Converter, DocError};
 
 #[test]
 fn the_committed_template_has_every_field_and_one_item_row() {
-    let report = docgen::check_template(&template()).unwrap();
+    let report = reimburse_docgen::check_template(&template()).unwrap();
     assert_eq!(
         report.placeholders,
         [
@@ -33,7 +33,7 @@ fn the_committed_template_has_every_field_and_one_item_row() {
 
 #[test]
 fn filling_the_template_fills_every_field() {
-    let filled = docgen::fill(&template(), &sample()).unwrap();
+    let filled = reimburse_docgen::fill(&template(), &sample()).unwrap();
     assert!(filled.unknown_placeholders.is_empty());
     let xml = part(&filled.docx, "word/document.xml");
     for expected in [
@@ -64,10 +64,10 @@ fn filling_the_template_fills_every_field() {
 #[test]
 fn placeholders_split_over_runs_are_filled() {
     let template = split_template();
-    let report = docgen::check_template(&template).unwrap();
+    let report = reimburse_docgen::check_template(&template).unwrap();
     assert!(report.unknown.is_empty(), "{:?}", report.unknown);
     let xml = part(
-        &docgen::fill_docx(&template, &sample()).unwrap(),
+        &reimburse_docgen::fill_docx(&template, &sample()).unwrap(),
         "word/document.xml",
     );
     assert!(
@@ -94,7 +94,8 @@ fn a_template_without_item_row_is_refused() {
         .iter()
         .fold(xml, |xml, p| xml.replace(p, ""));
     let error =
-        docgen::fill_docx(&with_part(&template, "word/document.xml", &xml), &sample()).unwrap_err();
+        reimburse_docgen::fill_docx(&with_part(&template, "word/document.xml", &xml), &sample())
+            .unwrap_err();
     assert!(matches!(error, DocError::NoItemRow));
     assert!(error.to_string().starts_with("模板中没有物品行"), "{error}");
 }
@@ -103,14 +104,16 @@ fn a_template_without_item_row_is_refused() {
 fn unknown_placeholders_are_reported_and_kept() {
     let template = template();
     let xml = part(&template, "word/document.xml").replace("易耗品出库单", "易耗品出库单{{编号}}");
-    let filled = docgen::fill(&with_part(&template, "word/document.xml", &xml), &sample()).unwrap();
+    let filled =
+        reimburse_docgen::fill(&with_part(&template, "word/document.xml", &xml), &sample())
+            .unwrap();
     assert_eq!(filled.unknown_placeholders, ["编号"]);
     assert!(part(&filled.docx, "word/document.xml").contains("易耗品出库单{{编号}}"));
 }
 
 #[test]
 fn broken_templates_are_refused() {
-    let error = docgen::fill_docx(b"not a zip", &sample()).unwrap_err();
+    let error = reimburse_docgen::fill_docx(b"not a zip", &sample()).unwrap_err();
     assert!(matches!(error, DocError::TemplateInvalid(_)), "{error}");
     assert!(
         error.to_string().starts_with("模板不是有效的 Word 文档"),
@@ -118,7 +121,7 @@ fn broken_templates_are_refused() {
     );
     let broken = with_part(&template(), "word/document.xml", "<w:document><w:body>");
     assert!(matches!(
-        docgen::fill_docx(&broken, &sample()),
+        reimburse_docgen::fill_docx(&broken, &sample()),
         Err(DocError::TemplateInvalid(_))
     ));
 }
@@ -129,7 +132,8 @@ fn a_bad_amount_is_refused_before_anything_is_written() {
     doc.items[1].amount = "四百".to_owned();
     let out = tempfile::tempdir().unwrap();
     let error =
-        docgen::generate(&template_path(), &doc, out.path(), &Converter::default()).unwrap_err();
+        reimburse_docgen::generate(&template_path(), &doc, out.path(), &Converter::default())
+            .unwrap_err();
     assert_eq!(
         error.to_string(),
         "第 2 项物品（硒鼓）的金额无法识别：“四百”"
@@ -141,8 +145,8 @@ fn a_bad_amount_is_refused_before_anything_is_written() {
 fn a_missing_template_is_reported_with_its_path() {
     let out = tempfile::tempdir().unwrap();
     let missing = out.path().join("templates/易耗品出库单.docx");
-    let error =
-        docgen::generate(&missing, &sample(), out.path(), &Converter::default()).unwrap_err();
+    let error = reimburse_docgen::generate(&missing, &sample(), out.path(), &Converter::default())
+        .unwrap_err();
     assert!(matches!(error, DocError::TemplateMissing { .. }));
     assert_eq!(
         error.to_string(),
@@ -157,7 +161,7 @@ fn headers_and_footers_are_filled() {
         r#"<w:p><w:r><w:t>部门：{{部</w:t></w:r><w:r><w:t>门}} 合计：{{合计金额}}</w:t></w:r></w:p></w:hdr>"#
     );
     let template = with_extra_part(&template(), "word/header1.xml", header);
-    let docx = docgen::fill_docx(&template, &sample()).unwrap();
+    let docx = reimburse_docgen::fill_docx(&template, &sample()).unwrap();
     let xml = part(&docx, "word/header1.xml");
     assert!(
         xml.contains(">部门：物理学院<") && xml.contains("> 合计：655.00<"),

@@ -20,7 +20,7 @@ fn main() -> ExitCode {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match extraction::extract(&bytes, &name) {
+        match reimburse_extraction::extract(&bytes, &name) {
             Ok(r) => match serde_json::to_string_pretty(&r) {
                 Ok(json) => println!("== {path}\n{json}"),
                 Err(e) => eprintln!("{path}: {e}"),

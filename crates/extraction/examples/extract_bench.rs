@@ -45,7 +45,7 @@ fn main() -> ExitCode {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let ok = extraction::extract(&bytes, &name).is_ok();
+        let ok = reimburse_extraction::extract(&bytes, &name).is_ok();
         let time = |f: &dyn Fn()| {
             let times: Vec<f64> = (0..iterations)
                 .map(|_| {
@@ -56,7 +56,11 @@ fn main() -> ExitCode {
                 .collect();
             median(times)
         };
-        let total = time(&|| drop(std::hint::black_box(extraction::extract(&bytes, &name))));
+        let total = time(&|| {
+            drop(std::hint::black_box(reimburse_extraction::extract(
+                &bytes, &name,
+            )))
+        });
         let is_pdf = bytes.starts_with(b"%PDF");
         let (parse, qr) = if is_pdf {
             (

@@ -1,4 +1,4 @@
-//! Mutation fuzzing of `extraction::extract` over seed files, for a fixed time.
+//! Mutation fuzzing of `reimburse_extraction::extract` over seed files, for a fixed time.
 //!
 //! cargo-fuzz needs a nightly toolchain, which this project's machines do not have, so this is
 //! a plain, seeded mutation loop: each iteration takes a seed file (a real or synthetic invoice),
@@ -142,7 +142,9 @@ fn main() {
         let extension = name.rsplit('.').next().unwrap_or("pdf");
         let file_name = format!("fuzz.{extension}");
         let started = Instant::now();
-        let outcome = catch_unwind(AssertUnwindSafe(|| extraction::extract(&data, &file_name)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            reimburse_extraction::extract(&data, &file_name)
+        }));
         slowest = slowest.max(started.elapsed());
         runs += 1;
         match outcome {

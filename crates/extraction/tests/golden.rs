@@ -49,7 +49,7 @@ fn fixtures_extract_to_their_golden_records() {
         let name = input.file_name().unwrap().to_string_lossy().into_owned();
         let want: domain::InvoiceRecord =
             serde_json::from_slice(&std::fs::read(input.with_extension("json")).unwrap()).unwrap();
-        match extraction::extract(&std::fs::read(input).unwrap(), &name) {
+        match reimburse_extraction::extract(&std::fs::read(input).unwrap(), &name) {
             Ok(got) if got == want => println!("ok   {name}"),
             Ok(got) => {
                 println!("FAIL {name}");
@@ -89,7 +89,7 @@ fn benchmark_batch_extracts_to_its_golden_records() {
     let batch = invoice_fixtures::office_supply_batch("bench", 20);
     let mut numbers = std::collections::BTreeSet::new();
     for fixture in &batch {
-        let got = extraction::extract(&fixture.bytes, &fixture.file_name).unwrap();
+        let got = reimburse_extraction::extract(&fixture.bytes, &fixture.file_name).unwrap();
         assert_eq!(got, fixture.expected, "{}", fixture.file_name);
         numbers.insert(got.invoice_number);
     }

@@ -69,7 +69,7 @@ fn mutated_inputs_never_panic() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         for k in 0..6 {
             let cut = rng.below(bytes.len());
-            let _ = extraction::extract(bytes.get(..cut).unwrap_or_default(), &name);
+            let _ = reimburse_extraction::extract(bytes.get(..cut).unwrap_or_default(), &name);
             let mut flipped = bytes.clone();
             for _ in 0..=k * 4 {
                 let at = rng.below(flipped.len());
@@ -77,7 +77,7 @@ fn mutated_inputs_never_panic() {
                     *b ^= 1 << rng.below(8);
                 }
             }
-            let _ = extraction::extract(&flipped, &name);
+            let _ = reimburse_extraction::extract(&flipped, &name);
             runs += 2;
         }
     }
@@ -99,7 +99,7 @@ fn garbage_of_every_kind_is_an_error() {
             bytes.extend_from_slice(&noise);
             for name in ["x.pdf", "x.ofd", "x.xml", "x"] {
                 assert!(
-                    extraction::extract(&bytes, name).is_err(),
+                    reimburse_extraction::extract(&bytes, name).is_err(),
                     "{len} {prefix:?} {name}"
                 );
             }

@@ -8,7 +8,7 @@
 
 use demo_portal::{PortalConfig, serve};
 use domain::{COLUMNS, Password, SessionConfig};
-use finance_bot::{Bot, BotOptions, ClaimKind, FlowFile, Submission};
+use reimburse_finance_bot::{Bot, BotOptions, ClaimKind, FlowFile, Submission};
 use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::path::Path;

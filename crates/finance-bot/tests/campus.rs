@@ -15,7 +15,7 @@ mod common;
 
 use campus_portal::{CampusConfig, CampusThread, PriorInvoice};
 use common::{browser_lock, config, pdf, require_browser, row, write_file};
-use finance_bot::{
+use reimburse_finance_bot::{
     AnswerFuture, Bot, BotOptions, Challenge, ClaimKind, ErrorKind, FlowFile, Person, Submission,
     WebDriverTarget,
 };
@@ -178,7 +178,7 @@ fn a_claim_lands_past_the_captcha_with_dates_in_read_only_fields_and_a_bare_numb
     let person = Player::new(portal.base_url(), 0);
     let read = Arc::new(Mutex::new(Vec::new()));
     let mut options = options(&portal, dir.path(), Arc::clone(&person));
-    options.on_read = Some(finance_bot::OnRead(Arc::new({
+    options.on_read = Some(reimburse_finance_bot::OnRead(Arc::new({
         let read = Arc::clone(&read);
         move |key: &str, value: &str| {
             read.lock()

@@ -13,7 +13,9 @@
 mod common;
 
 use common::{browser_lock, config, require_browser};
-use finance_bot::{Bot, BotOptions, ClaimKind, ErrorKind, FlowFile, Submission, WebDriverTarget};
+use reimburse_finance_bot::{
+    Bot, BotOptions, ClaimKind, ErrorKind, FlowFile, Submission, WebDriverTarget,
+};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::time::{Duration, Instant};

@@ -12,7 +12,7 @@ mod common;
 
 use common::*;
 use demo_portal::{Hooks, Page, PageDelay, PortalConfig};
-use finance_bot::{Bot, ClaimKind, ErrorKind, Submission, SubmitError};
+use reimburse_finance_bot::{Bot, ClaimKind, ErrorKind, Submission, SubmitError};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -431,7 +431,7 @@ fn a_remote_webdriver_is_used_as_is() {
     let pdf_path = write_file(&dir.path().join("files"), "a.pdf", &pdf("a"));
     let submission = general_submission(PASSWORD, 1, vec![pdf_path]);
     let mut options = options(&portal, dir.path());
-    options.webdriver = finance_bot::WebDriverTarget::Remote {
+    options.webdriver = reimburse_finance_bot::WebDriverTarget::Remote {
         url: format!("http://127.0.0.1:{port}"),
     };
 

@@ -11,7 +11,9 @@
 mod common;
 
 use common::*;
-use finance_bot::{Bot, BotOptions, ClaimKind, ErrorKind, FlowFile, Submission, WebDriverTarget};
+use reimburse_finance_bot::{
+    Bot, BotOptions, ClaimKind, ErrorKind, FlowFile, Submission, WebDriverTarget,
+};
 use std::time::{Duration, Instant};
 
 /// Options whose chromedriver does not exist: any attempt to start a browser would fail with

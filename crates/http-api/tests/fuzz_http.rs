@@ -509,7 +509,7 @@ fn cases() -> usize {
 
 /// An app whose submissions fail at once (no flow) instead of starting a browser per fuzzed
 /// request.
-async fn app(auth: http_api::AuthSettings) -> TestApp {
+async fn app(auth: reimburse_http_api::AuthSettings) -> TestApp {
     let mut finance = common::finance(None);
     finance.flow = "/nonexistent/flow.toml".into();
     spawn_app_with(Options {
@@ -583,7 +583,7 @@ async fn fuzz(target: &Target) {
 
 #[tokio::test]
 async fn malformed_requests_get_json_errors_and_never_a_panic() {
-    let app = app(http_api::AuthSettings::default()).await;
+    let app = app(reimburse_http_api::AuthSettings::default()).await;
     let target = Target {
         port: port(&app),
         caller: Caller::SignInOff,

@@ -12,7 +12,7 @@
 mod common;
 
 use common::{Options, spawn_app, spawn_app_with};
-use http_api::BodyLimits;
+use reimburse_http_api::BodyLimits;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -12,7 +12,7 @@ mod common;
 
 use common::{Options, spawn_app, spawn_app_with};
 use domain::{Event, FileStatus, LlmPhase};
-use http_api::SseSettings;
+use reimburse_http_api::SseSettings;
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;

@@ -8,7 +8,7 @@ fn main() -> ExitCode {
     let dir = std::env::args_os()
         .nth(1)
         .map_or_else(|| PathBuf::from("fixtures/invoices"), PathBuf::from);
-    match invoice_fixtures::write_all(&dir) {
+    match reimburse_invoice_fixtures::write_all(&dir) {
         Ok(paths) => {
             eprintln!("wrote {} files to {}", paths.len(), dir.display());
             ExitCode::SUCCESS

@@ -6,7 +6,7 @@ use std::io::Read as _;
 use std::path::PathBuf;
 
 use domain::{DocumentType, InvoiceRecord};
-use invoice_fixtures::Fixture;
+use reimburse_invoice_fixtures::Fixture;
 
 fn committed_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/invoices")
@@ -34,8 +34,8 @@ fn cents(text: &str) -> i64 {
 
 #[test]
 fn generation_is_deterministic() {
-    let first = invoice_fixtures::all();
-    let second = invoice_fixtures::all();
+    let first = reimburse_invoice_fixtures::all();
+    let second = reimburse_invoice_fixtures::all();
     assert_eq!(first.len(), second.len());
     for (a, b) in first.iter().zip(&second) {
         assert_eq!(a.file_name, b.file_name);
@@ -47,7 +47,7 @@ fn generation_is_deterministic() {
 #[test]
 fn committed_files_are_up_to_date() {
     let dir = committed_dir();
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     let mut expected_names = BTreeSet::from(["README.md".to_owned()]);
     let mut expected_ocr = BTreeSet::new();
     for fixture in &fixtures {
@@ -97,7 +97,7 @@ fn committed_files_are_up_to_date() {
 
 #[test]
 fn the_set_is_small() {
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     let total: usize = fixtures
         .iter()
         .map(|f| f.bytes.len() + f.golden_json().unwrap().len())
@@ -115,7 +115,7 @@ fn the_set_is_small() {
 
 #[test]
 fn every_layout_is_covered() {
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     let types: BTreeSet<String> = fixtures
         .iter()
         .map(|f| format!("{:?}", f.expected.doc_type))
@@ -142,7 +142,7 @@ fn every_layout_is_covered() {
 
 #[test]
 fn every_pdf_parses_and_prints_its_number_and_total() {
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     for fixture in pdfs(&fixtures) {
         let doc = pdf_text::parse(&fixture.bytes)
             .unwrap_or_else(|e| panic!("{}: {e}", fixture.file_name));
@@ -185,7 +185,7 @@ fn every_pdf_parses_and_prints_its_number_and_total() {
 
 #[test]
 fn the_railway_ticket_carries_its_xml() {
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     let ticket = fixtures
         .iter()
         .find(|f| f.expected.doc_type == DocumentType::Railway)
@@ -259,7 +259,7 @@ fn images(bytes: &[u8]) -> Vec<(usize, usize, Vec<u8>)> {
 
 #[test]
 fn qr_codes_decode_to_the_golden_values() {
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     let mut decoded = 0;
     for fixture in pdfs(&fixtures) {
         let expected = &fixture.expected;
@@ -334,7 +334,7 @@ fn qr_codes_decode_to_the_golden_values() {
 #[test]
 fn golden_records_follow_the_conventions() {
     let order = ["qr", "xml", "大写", "arith"];
-    for fixture in invoice_fixtures::all() {
+    for fixture in reimburse_invoice_fixtures::all() {
         let r = &fixture.expected;
         let name = &fixture.file_name;
         let positions: Vec<usize> = r
@@ -435,7 +435,7 @@ fn golden_records_follow_the_conventions() {
 
 #[test]
 fn the_ofd_is_a_zip_of_xml_with_tagged_values() {
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     let ofd = fixtures
         .iter()
         .find(|f| f.file_name.ends_with(".ofd"))
@@ -471,7 +471,7 @@ fn the_ofd_is_a_zip_of_xml_with_tagged_values() {
 
 #[test]
 fn the_xml_states_the_golden_values() {
-    let fixtures = invoice_fixtures::all();
+    let fixtures = reimburse_invoice_fixtures::all();
     let xml = fixtures
         .iter()
         .find(|f| f.file_name.ends_with(".xml"))

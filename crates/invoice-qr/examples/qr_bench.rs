@@ -47,11 +47,12 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let kind = invoice_qr::find_invoice_qr(&bytes).map_or_else(|| "--".to_owned(), |q| q.kind);
+        let kind = reimburse_invoice_qr::find_invoice_qr(&bytes)
+            .map_or_else(|| "--".to_owned(), |q| q.kind);
         let mut times: Vec<f64> = (0..iterations)
             .map(|_| {
                 let start = Instant::now();
-                let found = invoice_qr::find_invoice_qr(&bytes);
+                let found = reimburse_invoice_qr::find_invoice_qr(&bytes);
                 let elapsed = start.elapsed().as_secs_f64() * 1e6;
                 drop(std::hint::black_box(found));
                 elapsed

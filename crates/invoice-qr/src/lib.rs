@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! let bytes = std::fs::read("invoice.pdf")?;
-//! if let Some(qr) = invoice_qr::find_invoice_qr(&bytes) {
+//! if let Some(qr) = reimburse_invoice_qr::find_invoice_qr(&bytes) {
 //!     println!("{} {} {:?}", qr.number, qr.date, qr.amount_cents());
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -64,7 +64,7 @@ fn corpus_qr_codes_decode_to_their_labels() {
         }
         expected_count += 1;
         let bytes = std::fs::read(dir.join(file)).unwrap();
-        match invoice_qr::find_invoice_qr(&bytes) {
+        match reimburse_invoice_qr::find_invoice_qr(&bytes) {
             Some(found) if found.raw == qr => {
                 decoded += 1;
                 // The parsed fields agree with the label's.

@@ -133,7 +133,7 @@ fn grey_draw(side: usize, pixels: &[u8], cm: &str) -> Draw {
 #[test]
 fn one_pixel_per_module_top_left() {
     let bytes = pdf(vec![one_bit_draw(OLD_FORMAT, "56 0 0 56 20 320")]);
-    let qr = invoice_qr::find_invoice_qr(&bytes).unwrap();
+    let qr = reimburse_invoice_qr::find_invoice_qr(&bytes).unwrap();
     assert_eq!(qr.raw, OLD_FORMAT);
     assert_eq!(qr.kind, "10");
     assert_eq!(qr.amount_cents(), Some(8850));
@@ -144,7 +144,7 @@ fn one_pixel_per_module_top_left() {
 fn scaled_grey_with_quiet_zone_elsewhere_on_the_page() {
     let (side, pixels) = render(DIGITAL, 6, 4, false);
     let bytes = pdf(vec![grey_draw(side, &pixels, "56 0 0 56 480 200")]);
-    let qr = invoice_qr::find_invoice_qr(&bytes).unwrap();
+    let qr = reimburse_invoice_qr::find_invoice_qr(&bytes).unwrap();
     assert_eq!(qr.raw, DIGITAL);
     assert!(!qr.amount_is_pre_tax());
 }
@@ -153,14 +153,20 @@ fn scaled_grey_with_quiet_zone_elsewhere_on_the_page() {
 fn rotated_placement_is_read() {
     // A quarter turn: the image's columns run down the page.
     let bytes = pdf(vec![one_bit_draw(DIGITAL, "0 -56 56 0 20 380")]);
-    assert_eq!(invoice_qr::find_invoice_qr(&bytes).unwrap().raw, DIGITAL);
+    assert_eq!(
+        reimburse_invoice_qr::find_invoice_qr(&bytes).unwrap().raw,
+        DIGITAL
+    );
 }
 
 #[test]
 fn inverted_code_is_read() {
     let (side, pixels) = render(OLD_FORMAT, 4, 4, true);
     let bytes = pdf(vec![grey_draw(side, &pixels, "56 0 0 56 20 320")]);
-    assert_eq!(invoice_qr::find_invoice_qr(&bytes).unwrap().raw, OLD_FORMAT);
+    assert_eq!(
+        reimburse_invoice_qr::find_invoice_qr(&bytes).unwrap().raw,
+        OLD_FORMAT
+    );
 }
 
 #[test]
@@ -169,9 +175,12 @@ fn other_qr_codes_are_passed_over() {
         one_bit_draw("https://example.com/not-an-invoice", "56 0 0 56 20 320"),
         one_bit_draw(DIGITAL, "56 0 0 56 100 320"),
     ]);
-    assert_eq!(invoice_qr::find_invoice_qr(&bytes).unwrap().raw, DIGITAL);
+    assert_eq!(
+        reimburse_invoice_qr::find_invoice_qr(&bytes).unwrap().raw,
+        DIGITAL
+    );
     let only_other = pdf(vec![one_bit_draw("hello", "56 0 0 56 20 320")]);
-    assert!(invoice_qr::find_invoice_qr(&only_other).is_none());
+    assert!(reimburse_invoice_qr::find_invoice_qr(&only_other).is_none());
 }
 
 #[test]
@@ -200,7 +209,9 @@ fn code_inside_a_scanned_page_is_found() {
         cm: "600 0 0 375 0 0".to_owned(),
     };
     assert_eq!(
-        invoice_qr::find_invoice_qr(&pdf(vec![draw])).unwrap().raw,
+        reimburse_invoice_qr::find_invoice_qr(&pdf(vec![draw]))
+            .unwrap()
+            .raw,
         OLD_FORMAT
     );
 }
@@ -209,21 +220,21 @@ fn code_inside_a_scanned_page_is_found() {
 fn read_qr_text_reads_any_code() {
     let (side, pixels) = render("plain text", 3, 2, false);
     assert_eq!(
-        invoice_qr::read_qr_text(side, side, &pixels).as_deref(),
+        reimburse_invoice_qr::read_qr_text(side, side, &pixels).as_deref(),
         Some("plain text")
     );
-    assert!(invoice_qr::read_qr_text(4, 4, &[255; 16]).is_none());
-    assert!(invoice_qr::read_qr_text(4, 4, &[0; 3]).is_none());
+    assert!(reimburse_invoice_qr::read_qr_text(4, 4, &[255; 16]).is_none());
+    assert!(reimburse_invoice_qr::read_qr_text(4, 4, &[0; 3]).is_none());
 }
 
 #[test]
 fn not_pdfs_and_pdfs_without_codes() {
-    assert!(invoice_qr::find_invoice_qr(b"").is_none());
-    assert!(invoice_qr::find_invoice_qr(b"%PDF-1.7 garbage").is_none());
-    assert!(invoice_qr::find_invoice_qr(&pdf(Vec::new())).is_none());
+    assert!(reimburse_invoice_qr::find_invoice_qr(b"").is_none());
+    assert!(reimburse_invoice_qr::find_invoice_qr(b"%PDF-1.7 garbage").is_none());
+    assert!(reimburse_invoice_qr::find_invoice_qr(&pdf(Vec::new())).is_none());
     // A blank square image.
     let blank = grey_draw(40, &[255; 1600], "56 0 0 56 20 320");
-    assert!(invoice_qr::find_invoice_qr(&pdf(vec![blank])).is_none());
+    assert!(reimburse_invoice_qr::find_invoice_qr(&pdf(vec![blank])).is_none());
 }
 
 #[test]
@@ -237,7 +248,7 @@ fn hostile_inputs_do_not_panic_or_hang() {
         state
     };
     for end in (0..bytes.len()).step_by(29) {
-        let _ = invoice_qr::find_invoice_qr(&bytes[..end]);
+        let _ = reimburse_invoice_qr::find_invoice_qr(&bytes[..end]);
     }
     for _ in 0..200 {
         let mut mutated = bytes.clone();
@@ -245,7 +256,7 @@ fn hostile_inputs_do_not_panic_or_hang() {
             let i = (next() % mutated.len() as u64) as usize;
             mutated[i] = next() as u8;
         }
-        let _ = invoice_qr::find_invoice_qr(&mutated);
+        let _ = reimburse_invoice_qr::find_invoice_qr(&mutated);
     }
     // Random grey images of assorted shapes.
     for _ in 0..200 {
@@ -254,7 +265,7 @@ fn hostile_inputs_do_not_panic_or_hang() {
         let pixels: Vec<u8> = (0..w * h)
             .map(|_| if next() % 2 == 0 { 0 } else { 255 })
             .collect();
-        let _ = invoice_qr::read_qr_text(w, h, &pixels);
+        let _ = reimburse_invoice_qr::read_qr_text(w, h, &pixels);
     }
 }
 
@@ -282,7 +293,7 @@ fn smoothed_codes_at_fractional_scales_are_read() {
             }
         }
         let bytes = pdf(vec![grey_draw(side, &pixels, "56 0 0 56 20 320")]);
-        let qr = invoice_qr::find_invoice_qr(&bytes);
+        let qr = reimburse_invoice_qr::find_invoice_qr(&bytes);
         assert_eq!(qr.map(|q| q.raw).as_deref(), Some(DIGITAL), "scale {scale}");
     }
 }
@@ -297,7 +308,7 @@ fn framed_code_is_found_by_the_detector() {
         }
     }
     assert_eq!(
-        invoice_qr::read_qr_text(side, side, &pixels).as_deref(),
+        reimburse_invoice_qr::read_qr_text(side, side, &pixels).as_deref(),
         Some(OLD_FORMAT)
     );
 }

@@ -18,7 +18,7 @@
     reason = "bench code: a failed step should abort loudly; the figures go to stdout"
 )]
 
-use ledger::{InvoiceEntry, Ledger};
+use reimburse_ledger::{InvoiceEntry, Ledger};
 use sqlx::Connection as _;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};

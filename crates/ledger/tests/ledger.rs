@@ -10,7 +10,7 @@
 mod common;
 
 use common::TestDb;
-use ledger::{
+use reimburse_ledger::{
     AuditEntry, AuditFilter, AuditRecord, Backend, ClaimDraft, ClaimFilter, ClaimId, ClaimStatus,
     Holder, InvoiceEntry, Ledger, LedgerError, LoginRecord, NewUser, invoice_key,
 };

@@ -8,8 +8,8 @@
 )]
 
 use domain::{Event, LlmPhase};
-use llm::testing::{ScriptedReply, ScriptedServer, TEST_API_KEY};
-use llm::{
+use reimburse_llm::testing::{ScriptedReply, ScriptedServer, TEST_API_KEY};
+use reimburse_llm::{
     ChatRequest, Client, CollectSink, ImageInput, LlmConfig, LlmError, ModelKind, Secret, Timeouts,
 };
 use serde_json::{Value, json};
@@ -28,7 +28,7 @@ fn client(config: LlmConfig) -> Client {
 fn chat(
     config: LlmConfig,
     request: ChatRequest,
-) -> (Result<llm::ChatResponse, LlmError>, CollectSink) {
+) -> (Result<reimburse_llm::ChatResponse, LlmError>, CollectSink) {
     let mut sink = CollectSink::default();
     let result = client(config).chat(request, &mut sink);
     (result, sink)
@@ -150,10 +150,10 @@ fn json_mode_is_configurable() {
         ScriptedReply::json(&json!({"complete": false, "amount": 1})),
     ]);
     let mut config = server.config();
-    config.json_mode = llm::JsonMode::PromptOnly;
+    config.json_mode = reimburse_llm::JsonMode::PromptOnly;
     let request = ChatRequest::text("x").with_json_schema(payment_schema());
     chat(config.clone(), request.clone()).0.unwrap();
-    config.json_mode = llm::JsonMode::JsonSchema;
+    config.json_mode = reimburse_llm::JsonMode::JsonSchema;
     chat(config, request).0.unwrap();
     let requests = server.requests();
     assert!(requests[0].response_format.is_none());

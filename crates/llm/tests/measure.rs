@@ -7,8 +7,8 @@
     reason = "test helpers outside #[test] functions"
 )]
 
-use llm::testing::{ScriptedReply, ScriptedServer};
-use llm::{ChatRequest, Client, NullSink};
+use reimburse_llm::testing::{ScriptedReply, ScriptedServer};
+use reimburse_llm::{ChatRequest, Client, NullSink};
 use std::time::{Duration, Instant};
 
 const CALLS: u32 = 50;

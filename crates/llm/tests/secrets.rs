@@ -7,8 +7,8 @@
     reason = "test helpers outside #[test] functions"
 )]
 
-use llm::testing::{ScriptedReply, ScriptedServer};
-use llm::{ChatRequest, Client, CollectSink, ImageInput, LlmConfig, LlmError, Secret};
+use reimburse_llm::testing::{ScriptedReply, ScriptedServer};
+use reimburse_llm::{ChatRequest, Client, CollectSink, ImageInput, LlmConfig, LlmError, Secret};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 

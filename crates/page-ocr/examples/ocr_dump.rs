@@ -10,7 +10,7 @@ use extraction::{PageReader, PageRef, Region};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let whole = args.iter().any(|a| a == "--page");
-    let ocr = page_ocr::PageOcr::new();
+    let ocr = reimburse_page_ocr::PageOcr::new();
     for path in args.iter().filter(|a| !a.starts_with("--")) {
         let bytes = std::fs::read(path).unwrap();
         let doc = pdf_text::parse(&bytes).unwrap();

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use payments::fixtures::{self, SCORED};
-use payments::{Page, Recognizer, read_lines};
+use reimburse_payments::fixtures::{self, SCORED};
+use reimburse_payments::{Page, Recognizer, read_lines};
 
 #[derive(Default)]
 struct Tally {

@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use payments::PaymentRecord;
-use payments::{
+use reimburse_payments::PaymentRecord;
+use reimburse_payments::{
     CHANNEL_ALIPAY, CHANNEL_BANK_SUFFIX, CHANNEL_POS, CHANNEL_UNIONPAY, CHANNEL_WECHAT,
     STATUS_REFUND, STATUS_SUCCESS,
 };

@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         .collect();
     paths.sort();
     for path in paths {
-        match payments::read_page(&engine, &path) {
+        match reimburse_payments::read_page(&engine, &path) {
             Ok(page) => {
                 let stem = path.file_stem().unwrap_or_default().to_string_lossy();
                 let target = out.join(format!("{stem}.lines.json"));

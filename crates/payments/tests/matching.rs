@@ -8,8 +8,8 @@
     reason = "test helpers"
 )]
 
-use payments::{InvoiceForMatch, MatchHow, MatchPolicy, PaymentRecord, match_payments};
-use payments::{STATUS_REFUND, STATUS_SUCCESS};
+use reimburse_payments::{InvoiceForMatch, MatchHow, MatchPolicy, PaymentRecord, match_payments};
+use reimburse_payments::{STATUS_REFUND, STATUS_SUCCESS};
 
 fn invoice(id: &str, date: &str, total: &str, seller: &str) -> InvoiceForMatch {
     InvoiceForMatch {

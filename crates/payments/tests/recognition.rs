@@ -13,8 +13,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use payments::fixtures::{self, SCORED};
-use payments::{Field, Recognizer};
+use reimburse_payments::fixtures::{self, SCORED};
+use reimburse_payments::{Field, Recognizer};
 
 #[test]
 fn models_are_installed() {

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use payments::{Page, Recognition, ScreenType, read_lines};
+use reimburse_payments::{Page, Recognition, ScreenType, read_lines};
 
 fn read(stem: &str) -> Recognition {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/lines/{stem}.lines.json"));
@@ -24,7 +24,7 @@ fn check(stem: &str, screen: ScreenType, want: &[(&str, &str, &str)]) {
     let got = read(stem);
     assert_eq!(got.screen, screen, "{stem}: {}", got.screen_rule);
     for &(field, value, rule) in want {
-        let have = payments::fixtures::field(&got.record, field);
+        let have = reimburse_payments::fixtures::field(&got.record, field);
         assert_eq!(have, value, "{stem} {field} ({})", got.rule_of(field));
         assert_eq!(got.rule_of(field), rule, "{stem} {field}");
     }

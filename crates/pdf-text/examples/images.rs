@@ -25,7 +25,7 @@ fn main() -> ExitCode {
     for (n, path) in files.iter().enumerate() {
         let images = match std::fs::read(path)
             .map_err(|e| e.to_string())
-            .and_then(|b| pdf_text::page_images(&b).map_err(|e| e.to_string()))
+            .and_then(|b| reimburse_pdf_text::page_images(&b).map_err(|e| e.to_string()))
         {
             Ok(images) => images,
             Err(e) => {
@@ -56,7 +56,7 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn write_pgm(path: &Path, img: &pdf_text::PageImage) -> std::io::Result<()> {
+fn write_pgm(path: &Path, img: &reimburse_pdf_text::PageImage) -> std::io::Result<()> {
     let mut f = std::fs::File::create(path)?;
     write!(f, "P5\n{} {}\n255\n", img.pixel_width, img.pixel_height)?;
     f.write_all(&img.luma)

@@ -22,7 +22,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let doc = match pdf_text::parse(&bytes) {
+        let doc = match reimburse_pdf_text::parse(&bytes) {
             Ok(d) => d,
             Err(e) => {
                 eprintln!("{path}: {e}");

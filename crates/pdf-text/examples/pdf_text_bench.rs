@@ -35,7 +35,7 @@ fn main() -> ExitCode {
             }
         };
         // Warm up caches and the allocator.
-        let runs = match pdf_text::parse(&bytes) {
+        let runs = match reimburse_pdf_text::parse(&bytes) {
             Ok(doc) => doc.pages.iter().map(|p| p.runs.len()).sum::<usize>(),
             Err(e) => {
                 eprintln!("{path}: {e}");
@@ -45,7 +45,7 @@ fn main() -> ExitCode {
         let mut times: Vec<f64> = (0..iterations)
             .map(|_| {
                 let start = Instant::now();
-                let doc = pdf_text::parse(&bytes);
+                let doc = reimburse_pdf_text::parse(&bytes);
                 let elapsed = start.elapsed().as_secs_f64() * 1e6;
                 drop(std::hint::black_box(doc));
                 elapsed

@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! let bytes = std::fs::read("invoice.pdf")?;
-//! let doc = pdf_text::parse(&bytes)?;
+//! let doc = reimburse_pdf_text::parse(&bytes)?;
 //! for line in doc.pages[0].lines() {
 //!     println!("{:7.1} {}", line.y, line.text());
 //! }

@@ -68,7 +68,7 @@ fn corpus_invoices_parse_and_contain_their_number() {
             continue;
         }
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let doc = match pdf_text::parse(&std::fs::read(&path).unwrap()) {
+        let doc = match reimburse_pdf_text::parse(&std::fs::read(&path).unwrap()) {
             Ok(doc) => doc,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));

@@ -11,7 +11,7 @@
 use std::io::Write;
 
 use lopdf::{Dictionary, Document, Object, Stream, StringFormat, dictionary};
-use pdf_text::{ImageQuery, PageImage};
+use reimburse_pdf_text::{ImageQuery, PageImage};
 
 fn zlib(data: &[u8]) -> Vec<u8> {
     let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
@@ -159,7 +159,7 @@ fn at(images: &[PageImage], page: usize, x: f32) -> &PageImage {
 
 #[test]
 fn every_decoding_path_yields_the_pattern() {
-    let images = pdf_text::page_images(&images_pdf()).unwrap();
+    let images = reimburse_pdf_text::page_images(&images_pdf()).unwrap();
     // Ten draws on page 1 minus the one off the page, one on page 2.
     assert_eq!(images.len(), 10, "{images:#?}");
     for x in [10.0, 60.0, 110.0, 160.0, 210.0, 260.0, 360.0] {
@@ -175,7 +175,7 @@ fn every_decoding_path_yields_the_pattern() {
 
 #[test]
 fn rotated_draws_come_out_upright() {
-    let images = pdf_text::page_images(&images_pdf()).unwrap();
+    let images = reimburse_pdf_text::page_images(&images_pdf()).unwrap();
     // `0 -40 20 0` turns the image a quarter turn clockwise: 2 wide, 4 tall.
     let img = at(&images, 0, 310.0);
     assert_eq!((img.pixel_width, img.pixel_height), (2, 4));
@@ -199,7 +199,7 @@ fn queries_filter_before_decoding() {
         max_pages: 1,
         ..ImageQuery::default()
     };
-    let images = pdf_text::page_images_with(&bytes, &first_page).unwrap();
+    let images = reimburse_pdf_text::page_images_with(&bytes, &first_page).unwrap();
     assert!(images.iter().all(|i| i.page == 0));
     // Every image on these pages is 2:1; the full-page one is 300 pt.
     let square = ImageQuery {
@@ -207,7 +207,7 @@ fn queries_filter_before_decoding() {
         ..ImageQuery::default()
     };
     assert!(
-        pdf_text::page_images_with(&bytes, &square)
+        reimburse_pdf_text::page_images_with(&bytes, &square)
             .unwrap()
             .is_empty()
     );
@@ -216,7 +216,7 @@ fn queries_filter_before_decoding() {
         max_side_pt: 100.0,
         ..ImageQuery::default()
     };
-    let images = pdf_text::page_images_with(&bytes, &sized).unwrap();
+    let images = reimburse_pdf_text::page_images_with(&bytes, &sized).unwrap();
     assert_eq!(images.len(), 1);
     assert_eq!(images[0].page, 1);
     let tiny = ImageQuery {
@@ -224,7 +224,7 @@ fn queries_filter_before_decoding() {
         ..ImageQuery::default()
     };
     assert!(
-        pdf_text::page_images_with(&bytes, &tiny)
+        reimburse_pdf_text::page_images_with(&bytes, &tiny)
             .unwrap()
             .is_empty()
     );
@@ -234,7 +234,7 @@ fn queries_filter_before_decoding() {
 fn a_filter_sees_placements_before_decoding() {
     let bytes = images_pdf();
     let mut seen = Vec::new();
-    let images = pdf_text::page_images_where(&bytes, &ImageQuery::default(), |p| {
+    let images = reimburse_pdf_text::page_images_where(&bytes, &ImageQuery::default(), |p| {
         seen.push(*p);
         p.page == 0 && p.x > 300.0
     })
@@ -305,13 +305,13 @@ fn large_images_are_reduced_on_request() {
         dictionary! { "I" => img },
     );
 
-    let full = pdf_text::page_images(&bytes).unwrap();
+    let full = reimburse_pdf_text::page_images(&bytes).unwrap();
     assert_eq!(full[0].luma, pixels);
     let query = ImageQuery {
         max_side: 10,
         ..ImageQuery::default()
     };
-    let reduced = pdf_text::page_images_with(&bytes, &query).unwrap();
+    let reduced = reimburse_pdf_text::page_images_with(&bytes, &query).unwrap();
     let img = &reduced[0];
     assert_eq!((img.pixel_width, img.pixel_height), (10, 10));
     // One sample from the middle of every block.
@@ -324,10 +324,13 @@ fn large_images_are_reduced_on_request() {
 
 #[test]
 fn hostile_inputs_do_not_panic() {
-    assert_eq!(pdf_text::page_images(b"nope"), Err(pdf_text::Error::NotPdf));
+    assert_eq!(
+        reimburse_pdf_text::page_images(b"nope"),
+        Err(reimburse_pdf_text::Error::NotPdf)
+    );
     let bytes = images_pdf();
     for end in (0..bytes.len()).step_by(13) {
-        let _ = pdf_text::page_images(&bytes[..end]);
+        let _ = reimburse_pdf_text::page_images(&bytes[..end]);
     }
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     for _ in 0..300 {
@@ -339,13 +342,13 @@ fn hostile_inputs_do_not_panic() {
             let i = (state % mutated.len() as u64) as usize;
             mutated[i] = (state >> 32) as u8;
         }
-        let _ = pdf_text::page_images(&mutated);
+        let _ = reimburse_pdf_text::page_images(&mutated);
     }
 }
 
 #[test]
 fn text_parse_is_unaffected_by_images() {
-    let doc = pdf_text::parse(&images_pdf()).unwrap();
+    let doc = reimburse_pdf_text::parse(&images_pdf()).unwrap();
     assert_eq!(doc.pages.len(), 2);
     assert!(doc.plain_text().trim().is_empty());
 }
@@ -371,7 +374,7 @@ fn many_large_blank_images_stay_within_the_document_budget() {
     }
     let bytes = one_page(doc, pages_id, content, xobjects);
 
-    let images = pdf_text::page_images(&bytes).unwrap();
+    let images = reimburse_pdf_text::page_images(&bytes).unwrap();
     let total: usize = images.iter().map(|i| i.luma.len()).sum();
     assert!(!images.is_empty());
     assert!(total <= 128 << 20, "{total} bytes of pixels returned");

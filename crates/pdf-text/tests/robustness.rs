@@ -10,7 +10,7 @@
 mod common;
 
 use lopdf::{EncryptionState, EncryptionVersion, Object, Permissions, StringFormat};
-use pdf_text::Error;
+use reimburse_pdf_text::Error;
 
 /// Small deterministic generator so failures reproduce.
 struct XorShift(u64);
@@ -26,16 +26,19 @@ impl XorShift {
 
 #[test]
 fn not_pdf_inputs() {
-    assert_eq!(pdf_text::parse(b""), Err(Error::NotPdf));
-    assert_eq!(pdf_text::parse(b"hello world"), Err(Error::NotPdf));
+    assert_eq!(reimburse_pdf_text::parse(b""), Err(Error::NotPdf));
     assert_eq!(
-        pdf_text::parse(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+        reimburse_pdf_text::parse(b"hello world"),
+        Err(Error::NotPdf)
+    );
+    assert_eq!(
+        reimburse_pdf_text::parse(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
         Err(Error::NotPdf)
     );
     // A header beyond the first 1024 bytes does not count.
     let mut late = vec![b'x'; 2048];
     late.extend(common::sample_pdf(false));
-    assert_eq!(pdf_text::parse(&late), Err(Error::NotPdf));
+    assert_eq!(reimburse_pdf_text::parse(&late), Err(Error::NotPdf));
 }
 
 #[test]
@@ -47,7 +50,7 @@ fn header_only_and_tiny_inputs_are_errors() {
         b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF",
     ] {
         // Either an error or an empty document, but no panic.
-        if let Ok(doc) = pdf_text::parse(input) {
+        if let Ok(doc) = reimburse_pdf_text::parse(input) {
             assert!(doc.plain_text().trim().is_empty());
         }
     }
@@ -57,7 +60,7 @@ fn header_only_and_tiny_inputs_are_errors() {
 fn truncated_inputs_do_not_panic() {
     let bytes = common::sample_pdf(true);
     for end in (0..bytes.len()).step_by(37) {
-        let _ = pdf_text::parse(&bytes[..end]);
+        let _ = reimburse_pdf_text::parse(&bytes[..end]);
     }
 }
 
@@ -68,7 +71,7 @@ fn random_inputs_do_not_panic() {
         for _ in 0..20 {
             let mut bytes = b"%PDF-1.7\n".to_vec();
             bytes.extend((0..len).map(|_| rng.next() as u8));
-            let _ = pdf_text::parse(&bytes);
+            let _ = reimburse_pdf_text::parse(&bytes);
         }
     }
 }
@@ -88,7 +91,7 @@ fn mutated_inputs_do_not_panic() {
                 _ => rng.next() as u8,
             };
         }
-        let _ = pdf_text::parse(&bytes);
+        let _ = reimburse_pdf_text::parse(&bytes);
     }
 }
 
@@ -104,7 +107,7 @@ fn deep_nesting_in_content_is_bounded() {
     doc.change_page_content(page_id, content).unwrap();
     let mut bytes = Vec::new();
     doc.save_to(&mut bytes).unwrap();
-    let _ = pdf_text::parse(&bytes).unwrap();
+    let _ = reimburse_pdf_text::parse(&bytes).unwrap();
 }
 
 fn encrypted(user_password: &str) -> Vec<u8> {
@@ -127,12 +130,15 @@ fn encrypted(user_password: &str) -> Vec<u8> {
 
 #[test]
 fn encrypted_with_user_password_is_reported() {
-    assert_eq!(pdf_text::parse(&encrypted("secret")), Err(Error::Encrypted));
+    assert_eq!(
+        reimburse_pdf_text::parse(&encrypted("secret")),
+        Err(Error::Encrypted)
+    );
 }
 
 #[test]
 fn encrypted_with_empty_user_password_opens() {
-    let doc = pdf_text::parse(&encrypted("")).unwrap();
+    let doc = reimburse_pdf_text::parse(&encrypted("")).unwrap();
     assert!(
         doc.plain_text().contains("Secret text"),
         "{:?}",

@@ -10,7 +10,7 @@
 
 mod common;
 
-use pdf_text::{Document, TextRun};
+use reimburse_pdf_text::{Document, TextRun};
 
 fn close(a: f32, b: f32) -> bool {
     (a - b).abs() < 0.01
@@ -89,20 +89,20 @@ fn check_sample(doc: &Document) {
 #[test]
 fn sample_uncompressed() {
     let bytes = common::sample_pdf(false);
-    check_sample(&pdf_text::parse(&bytes).unwrap());
+    check_sample(&reimburse_pdf_text::parse(&bytes).unwrap());
 }
 
 #[test]
 fn sample_compressed() {
     let bytes = common::sample_pdf(true);
-    check_sample(&pdf_text::parse(&bytes).unwrap());
+    check_sample(&reimburse_pdf_text::parse(&bytes).unwrap());
 }
 
 #[test]
 fn junk_before_header_is_tolerated() {
     let mut bytes = b"garbage\r\n".to_vec();
     bytes.extend(common::sample_pdf(true));
-    let doc = pdf_text::parse(&bytes).unwrap();
+    let doc = reimburse_pdf_text::parse(&bytes).unwrap();
     assert!(doc.plain_text().contains("12345"));
 }
 
@@ -113,7 +113,7 @@ fn rotated_page() {
     doc.get_dictionary_mut(page_id).unwrap().set("Rotate", 90);
     let mut bytes = Vec::new();
     doc.save_to(&mut bytes).unwrap();
-    let parsed = pdf_text::parse(&bytes).unwrap();
+    let parsed = reimburse_pdf_text::parse(&bytes).unwrap();
     let page = &parsed.pages[0];
     assert!(close(page.width, 792.0) && close(page.height, 612.0));
     // (100, 700) in user space -> x = 700, y = 100 when turned clockwise.

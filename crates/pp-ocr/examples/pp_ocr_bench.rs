@@ -26,7 +26,7 @@ fn main() {
         paths.sort();
     }
     let started = Instant::now();
-    let engine = pp_ocr::Engine::find().unwrap_or_else(|e| panic!("{e}"));
+    let engine = reimburse_pp_ocr::Engine::find().unwrap_or_else(|e| panic!("{e}"));
     println!("models loaded in {} ms", started.elapsed().as_millis());
     let mut ms: Vec<f64> = Vec::new();
     for path in &paths {

@@ -13,7 +13,7 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let image = image::open(&args[0]).unwrap().to_rgb8();
-    let engine = pp_ocr::Engine::find().unwrap_or_else(|e| panic!("{e}"));
+    let engine = reimburse_pp_ocr::Engine::find().unwrap_or_else(|e| panic!("{e}"));
     let t = std::time::Instant::now();
     let lines = match args.get(1).and_then(|s| s.parse().ok()) {
         Some(side) => engine.read_document(&image, side).unwrap(),

@@ -19,8 +19,8 @@ fn screenshots() -> PathBuf {
         .expect("fixtures/screenshots")
 }
 
-fn engine() -> pp_ocr::Engine {
-    pp_ocr::Engine::find().unwrap_or_else(|e| panic!("{e}"))
+fn engine() -> reimburse_pp_ocr::Engine {
+    reimburse_pp_ocr::Engine::find().unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn every_fixture_gives_its_labelled_amount() {
             continue;
         };
         let image = image::open(&path).unwrap().to_rgb8();
-        let text_of = |lines: Vec<pp_ocr::TextLine>| -> String {
+        let text_of = |lines: Vec<reimburse_pp_ocr::TextLine>| -> String {
             lines.iter().map(|l| l.text.clone()).collect()
         };
         let digits = |s: &str| s.replace(',', "");
@@ -78,7 +78,7 @@ fn every_fixture_gives_its_labelled_amount() {
         // A page detected reduced may lose a glyph of a big amount (alipay_bill_06's
         // `-4,843.00`); the screenshot reader then re-reads that row at full size.
         if !digits(&text).contains(&digits(amount))
-            && pp_ocr::detection_scale(image.width(), image.height()) < 1.0
+            && reimburse_pp_ocr::detection_scale(image.width(), image.height()) < 1.0
         {
             let long = image.width().max(image.height());
             text = text_of(engine.read_document(&image, long).unwrap());

@@ -10,7 +10,7 @@
 use std::net::TcpListener;
 use std::time::Duration;
 
-use campus_portal::{CampusConfig, CampusThread};
+use reimburse_campus_portal::{CampusConfig, CampusThread};
 use reqwest::header::{COOKIE, SET_COOKIE};
 use reqwest::multipart::{Form, Part};
 
@@ -25,7 +25,7 @@ pub fn config() -> CampusConfig {
 
 pub fn start(config: CampusConfig) -> CampusThread {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    campus_portal::spawn(listener, config).unwrap()
+    reimburse_campus_portal::spawn(listener, config).unwrap()
 }
 
 /// A browser's view of the portal: its session cookie, once the server set one.

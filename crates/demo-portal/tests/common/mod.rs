@@ -6,7 +6,7 @@
     reason = "each test binary uses a different part of the harness"
 )]
 
-use demo_portal::{PortalConfig, serve};
+use reimburse_demo_portal::{PortalConfig, serve};
 use reqwest::multipart::{Form, Part};
 use reqwest::redirect::Policy;
 use serde_json::Value;

@@ -12,7 +12,7 @@
 use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
 
-use docgen::{OutboundDoc, OutboundItem};
+use reimburse_docgen::{OutboundDoc, OutboundItem};
 
 pub fn template_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../templates/易耗品出库单.docx")

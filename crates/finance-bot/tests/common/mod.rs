@@ -11,7 +11,7 @@
 
 use demo_portal::{PortalConfig, serve};
 use domain::{Password, SessionConfig};
-use finance_bot::{BotOptions, ClaimKind, FlowFile, Submission, WebDriverTarget};
+use reimburse_finance_bot::{BotOptions, ClaimKind, FlowFile, Submission, WebDriverTarget};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

@@ -12,8 +12,8 @@ use docgen::Converter;
 use domain::SessionConfig;
 use finance_bot::{BotOptions, BrowserPool};
 use futures_util::StreamExt;
-use http_api::{AppState, BodyLimits, SseSettings};
 use pipeline::{DocumentSettings, FinanceSettings, ScreenshotSettings};
+use reimburse_http_api::{AppState, BodyLimits, SseSettings};
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 use session_store::{Session, Store, StoreOptions};
@@ -38,7 +38,7 @@ pub struct Options {
     pub screenshots: ScreenshotSettings,
     pub bodies: BodyLimits,
     /// Who may ask (default: sign-in off, as `cargo xtask run`).
-    pub auth: http_api::AuthSettings,
+    pub auth: reimburse_http_api::AuthSettings,
 }
 
 /// The shipped flow for the demo portal; tests point `base_url` at their own portal.
@@ -85,14 +85,14 @@ impl Default for Options {
             finance: finance(None),
             screenshots: ScreenshotSettings::default(),
             bodies: BodyLimits::default(),
-            auth: http_api::AuthSettings::default(),
+            auth: reimburse_http_api::AuthSettings::default(),
         }
     }
 }
 
 /// Sign-in on with accounts kept by the service (`[auth] mode = "local"`).
-pub fn local_sign_in() -> http_api::AuthSettings {
-    let mut settings = http_api::AuthSettings::default();
+pub fn local_sign_in() -> reimburse_http_api::AuthSettings {
+    let mut settings = reimburse_http_api::AuthSettings::default();
     settings.mode = auth::AuthMode::Local;
     settings
 }
@@ -150,7 +150,7 @@ pub async fn spawn_app_with(mut options: Options) -> TestApp {
     .with_auth(options.auth);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let server = http_api::serve(listener, state.clone(), Some(2)).unwrap();
+    let server = reimburse_http_api::serve(listener, state.clone(), Some(2)).unwrap();
     tokio::spawn(server);
     TestApp {
         base: format!("http://127.0.0.1:{port}"),

@@ -10,7 +10,7 @@
     reason = "test code: a failed step should abort loudly"
 )]
 
-use ledger::Ledger;
+use reimburse_ledger::Ledger;
 use sqlx::Connection as _;
 
 pub const POSTGRES_URL: &str = "REIMBURSE_TEST_POSTGRES_URL";

@@ -1,6 +1,6 @@
 //! A scripted OpenAI-compatible chat-completions server on loopback, for tests here and in
 //! other crates. Compiled always (it is small and needs nothing the client does not), so a
-//! test anywhere in the workspace can `use llm::testing::{ScriptedServer, ScriptedReply}`.
+//! test anywhere in the workspace can `use reimburse_llm::testing::{ScriptedServer, ScriptedReply}`.
 
 mod http;
 mod recorded;
