@@ -2,7 +2,7 @@
 //! the trip and the materials supplied. Built by the caller from the session; pure data here.
 
 use crate::TravelApplication;
-use domain::InvoiceKind;
+use domain::{InvoiceKind, SessionConfig, Today};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -61,20 +61,35 @@ impl ClaimRow {
     }
 }
 
-/// Everything the rules look at.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Everything the rules look at. Built by [`crate::ClaimBuilder`] from extracted invoices, or
+/// with [`Claim::new`] and rows of one's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
+    /// The invoice table's rows, in table order.
     pub rows: Vec<ClaimRow>,
-    /// The six configuration fields (`password` as `***` when set, never its value).
-    pub config: BTreeMap<String, String>,
+    /// The session's configuration (the rules ask only whether a field is set; the password is
+    /// never read).
+    pub config: SessionConfig,
+    /// The travel application (trip fields, tickets, hotel stays).
     pub trip: TravelApplication,
     /// Materials supplied so far (`销货清单`, `住宿水单`, …).
     pub materials: Vec<String>,
-    /// Today, as days since 1970-01-01 (China time), for "not in the future".
-    pub today: i64,
+    /// The day the claim is judged on, for "not later than today".
+    pub today: Today,
 }
 
 impl Claim {
+    /// A claim with no rows yet, judged on `today`.
+    pub fn new(config: SessionConfig, today: Today) -> Self {
+        Self {
+            rows: Vec::new(),
+            config,
+            trip: TravelApplication::default(),
+            materials: Vec::new(),
+            today,
+        }
+    }
+
     /// Travel only when every row is travel (the interface's flow choice).
     pub fn kind(&self) -> InvoiceKind {
         if !self.rows.is_empty() && self.rows.iter().all(|r| r.kind == InvoiceKind::Travel) {

@@ -5,25 +5,15 @@
 
 use crate::TravelApplication;
 use crate::claim::{Claim, ClaimRow};
-use crate::correct::{Correction, SecondSources, correct};
-use crate::judge::{Judgement, judge_by_rules, merge_model};
+use crate::correct::Correction;
+use crate::judge::{Judgement, merge_model};
 use crate::machine::{Machine, Request, Step, state};
 use crate::rules::{Issue, RuleSet};
+use crate::validate::Extraction;
 use domain::{AgentSessionState, Event};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-
-/// Validate-and-correct attempts within one round (the interface's limit).
-pub const MAX_ATTEMPTS: u32 = 3;
-
-/// What an extraction gives the round.
-#[derive(Debug, Clone, Default)]
-pub struct Extraction {
-    pub claim: Claim,
-    /// Second readings of cells per row (QR code, embedded XML), for corrections.
-    pub second: SecondSources,
-}
 
 /// A submission's outcome.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,19 +100,20 @@ pub fn run_round(step: Step<state::Extracting>, io: &mut dyn AgentIo, source: So
         Err(message) => return fail(machine, io, &format!("提取失败：{message}")),
     };
     let user = UserInput::of(machine.data());
-    let mut claim = extraction.claim;
-    claim.trip = claim.trip.merged_with(&user.trip);
+    let mut extraction = extraction;
+    let claim = &mut extraction.claim;
+    claim.trip = std::mem::take(&mut claim.trip).merged_with(&user.trip);
     for material in &user.materials {
         if !claim.materials.contains(material) {
             claim.materials.push(material.clone());
         }
     }
-    let (issues, attempts, corrections) =
-        validate_and_correct(&mut machine, io, &mut claim, &extraction.second);
+    let (issues, attempts, corrections, rules) =
+        validate_and_correct(&mut machine, io, &mut extraction);
+    let claim = extraction.claim;
     if let Err(error) = io.save_application(&claim.trip) {
         io.log("WARN", &format!("无法写入出差申请信息：{error}"));
     }
-    let rules = judge_by_rules(&issues);
     let previous = machine.data().validation_reports.last().cloned();
     let judgement = match io.model_judgement(&claim, &rules, previous.as_ref()) {
         None => rules,
@@ -187,64 +178,51 @@ fn waiting(step: Step<state::AwaitingSupplement>, io: &mut dyn AgentIo) -> Value
     })
 }
 
-/// Up to [`MAX_ATTEMPTS`] validations, correcting what can be corrected in between; returns
-/// the last findings, the attempts' summaries and every correction made.
+/// Validates the claim as [`Extraction::validate`] does, reporting each attempt as
+/// `agent_extract_status` and saving corrected rows; returns the last findings, the attempts'
+/// summaries, every correction made and the rules' judgement.
 fn validate_and_correct(
     machine: &mut Machine<state::Extracting>,
     io: &mut dyn AgentIo,
-    claim: &mut Claim,
-    second: &SecondSources,
-) -> (Vec<Issue>, Vec<Value>, Vec<Correction>) {
-    let rules = RuleSet::builtin();
+    extraction: &mut Extraction,
+) -> (Vec<Issue>, Vec<Value>, Vec<Correction>, Judgement) {
     let round = machine.round();
-    let mut attempts = Vec::new();
-    let mut all_corrections = Vec::new();
-    let mut issues = rules.validate(claim);
-    for attempt in 1..=MAX_ATTEMPTS {
-        let corrections = if issues.is_empty() {
-            Vec::new()
-        } else {
-            correct(&mut claim.rows, second)
+    let validation = extraction.validate(RuleSet::builtin());
+    for attempt in &validation.attempts {
+        let n = attempt.attempt;
+        let message = match attempt.state {
+            "passed" => format!("第 {n} 次校验通过"),
+            "issues" => format!("第 {n} 次校验发现 {} 个问题，无法自动更正", attempt.issues),
+            _ => format!(
+                "第 {n} 次校验发现 {} 个问题，已自动更正 {} 处",
+                attempt.issues, attempt.corrections
+            ),
         };
-        let (word, message) = if issues.is_empty() {
-            ("passed", format!("第 {attempt} 次校验通过"))
-        } else if corrections.is_empty() {
-            (
-                "issues",
-                format!(
-                    "第 {attempt} 次校验发现 {} 个问题，无法自动更正",
-                    issues.len()
-                ),
-            )
-        } else {
-            (
-                "corrected",
-                format!(
-                    "第 {attempt} 次校验发现 {} 个问题，已自动更正 {} 处",
-                    issues.len(),
-                    corrections.len()
-                ),
-            )
-        };
-        attempts.push(json!({"attempt": attempt, "state": word, "issues": issues.len(), "corrections": corrections.len()}));
         let event = Event::AgentExtractStatus {
-            state: word.to_owned(),
+            state: attempt.state.to_owned(),
             round,
-            attempt,
+            attempt: n,
             message: message.clone(),
         };
         io.record(machine.data(), &[event]);
         io.log("INFO", &message);
-        if corrections.is_empty() {
-            break;
-        }
-        if let Err(error) = io.save_rows(&claim.rows) {
-            io.log("WARN", &format!("无法保存更正后的表格：{error}"));
-        }
-        all_corrections.extend(corrections);
-        issues = rules.validate(claim);
     }
-    (issues, attempts, all_corrections)
+    if !validation.corrections.is_empty()
+        && let Err(error) = io.save_rows(&extraction.claim.rows)
+    {
+        io.log("WARN", &format!("无法保存更正后的表格：{error}"));
+    }
+    let attempts = validation
+        .attempts
+        .iter()
+        .map(|a| json!({"attempt": a.attempt, "state": a.state, "issues": a.issues, "corrections": a.corrections}))
+        .collect();
+    (
+        validation.issues,
+        attempts,
+        validation.corrections,
+        validation.judgement,
+    )
 }
 
 /// ready → submitting → done: submits and returns the `done` result. `round_message` is the

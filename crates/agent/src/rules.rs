@@ -3,7 +3,7 @@
 //! are reported and the clerk's message. Every finding names the rule that made it.
 
 use crate::claim::{Claim, ClaimRow, LedgerFinding};
-use domain::{InvoiceKind, parse_cents, parse_civil_date};
+use domain::{ConfigField, InvoiceKind, parse_cents, parse_civil_date};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -79,7 +79,7 @@ pub enum Check {
     /// The trip's `field` (返回日期) is not before its `after` (出发日期), when both are dates.
     TripDatesInOrder { field: String, after: String },
     /// The configuration field is filled (claim-level).
-    ConfigField { field: String },
+    ConfigField { field: ConfigField },
     /// The claims ledger reported `finding` for the row's invoice; `{other}` is its detail.
     Ledger {
         field: String,
@@ -239,12 +239,11 @@ pub fn check(rule: &Rule, claim: &Claim) -> Vec<Issue> {
                 .collect()
         }
         Check::ConfigField { field } => {
-            let missing = rule.applies_to.covers(claim_kind)
-                && claim.config.get(field).is_none_or(|v| v.trim().is_empty());
+            let missing = rule.applies_to.covers(claim_kind) && !claim.config.is_set(*field);
             missing
                 .then(|| {
                     rule.issue(&Values {
-                        field,
+                        field: field.name(),
                         ..Values::default()
                     })
                 })
@@ -287,7 +286,7 @@ fn check_row(rule: &Rule, claim: &Claim, index: usize, row: &ClaimRow) -> Option
             let value = row.cell(field).trim();
             let ok = value.is_empty()
                 || is_slash_date(value)
-                    && parse_civil_date(value).is_some_and(|d| d <= claim.today);
+                    && parse_civil_date(value).is_some_and(|d| d <= claim.today.days());
             (!ok).then(|| rule.issue(&values(field).with_value(value)))
         }
         Check::Amount { field } => {

@@ -8,10 +8,9 @@
     reason = "test code"
 )]
 
-use domain::{InvoiceKind, parse_civil_date};
+use domain::{InvoiceKind, Password, SessionConfig, Today};
 use reimburse_agent::{
-    Claim, ClaimRow, LedgerFinding, LedgerNote, ReportAs, Review, RuleSet, TravelApplication,
-    check, judge_by_rules,
+    Claim, ClaimRow, LedgerFinding, LedgerNote, ReportAs, Review, RuleSet, check, judge_by_rules,
 };
 use std::collections::BTreeMap;
 
@@ -54,20 +53,15 @@ fn flag(claim: &mut Claim, field: &str, reason: &str) {
 
 /// A complete general claim: every rule passes.
 fn good() -> Claim {
-    Claim {
-        rows: vec![row(InvoiceKind::General, &[])],
-        config: [
-            ("username", "100001"),
-            ("password", "***"),
-            ("consumable_storage", "实验楼 301"),
-        ]
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect(),
-        trip: TravelApplication::default(),
-        materials: Vec::new(),
-        today: parse_civil_date("2026/11/28").unwrap(),
-    }
+    let config = SessionConfig {
+        username: "100001".into(),
+        password: Password::new("secret"),
+        consumable_storage: "实验楼 301".into(),
+        ..SessionConfig::default()
+    };
+    let mut claim = Claim::new(config, Today::from_date("2026/11/28").unwrap());
+    claim.rows.push(row(InvoiceKind::General, &[]));
+    claim
 }
 
 /// A complete travel claim.
@@ -151,13 +145,13 @@ fn broken(id: &str) -> Claim {
         "trip-end" => c.trip.end_date.clear(),
         "trip-dates-in-order" => c.trip.end_date = "2025/03/01".into(),
         "finance-username" => {
-            c.config.remove("username");
+            c.config.username.clear();
         }
         "finance-password" => {
-            c.config.insert("password".into(), String::new());
+            c.config.password = Password::default();
         }
         "storage-for-outbound-document" => {
-            c.config.remove("consumable_storage");
+            c.config.consumable_storage.clear();
         }
         "ledger-already-claimed" => ledger(&mut c, LedgerFinding::Claimed),
         "ledger-same-file" => ledger(&mut c, LedgerFinding::SameFile),

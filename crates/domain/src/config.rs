@@ -1,6 +1,6 @@
 //! The session configuration (config.json): six string fields, the password kept unprintable.
 
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
 /// A finance-system password. It has no `Display`, its `Debug` is masked and it does not
@@ -51,8 +51,10 @@ pub struct SessionConfig {
     pub consumable_storage: String,
 }
 
-/// The configuration fields by wire name, for partial updates from request bodies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The configuration fields by wire name, for partial updates from request bodies and for the
+/// rules that ask for a field (`field = "default_name"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ConfigField {
     Username,
     Password,
@@ -97,6 +99,19 @@ impl SessionConfig {
         }
     }
 
+    /// Whether the field holds more than blanks (the password only as set or not: it is never
+    /// exposed for this).
+    pub fn is_set(&self, field: ConfigField) -> bool {
+        match field {
+            ConfigField::Password => !self.password.is_empty(),
+            ConfigField::Username => !self.username.trim().is_empty(),
+            ConfigField::DefaultName => !self.default_name.trim().is_empty(),
+            ConfigField::DefaultCardNo => !self.default_card_no.trim().is_empty(),
+            ConfigField::DefaultPersonId => !self.default_person_id.trim().is_empty(),
+            ConfigField::ConsumableStorage => !self.consumable_storage.trim().is_empty(),
+        }
+    }
+
     /// The public view of the configuration: the six fields, password always "".
     pub fn public_view(&self) -> serde_json::Value {
         serde_json::json!({
@@ -133,6 +148,22 @@ mod tests {
         assert_eq!(config.username, "1001");
         assert_eq!(config.password.expose(), "pw");
         assert_eq!(config.consumable_storage, "");
+    }
+
+    #[test]
+    fn field_names_are_their_wire_names() {
+        for field in ConfigField::ALL {
+            let json = serde_json::to_value(field).unwrap();
+            assert_eq!(json, field.name());
+            assert_eq!(serde_json::from_value::<ConfigField>(json).unwrap(), field);
+        }
+        let config = SessionConfig {
+            default_name: " ".into(),
+            password: Password::new("x"),
+            ..SessionConfig::default()
+        };
+        assert!(!config.is_set(ConfigField::DefaultName));
+        assert!(config.is_set(ConfigField::Password));
     }
 
     #[test]

@@ -172,6 +172,13 @@ pub struct InvoiceRecord {
 }
 
 impl InvoiceRecord {
+    /// What makes two records the same invoice: its code (empty for 数电 invoices) and
+    /// number; None when no number was read (such records are never taken as duplicates).
+    pub fn identity(&self) -> Option<(&str, &str)> {
+        let number = self.invoice_number.trim();
+        (!number.is_empty()).then_some((self.invoice_code.trim(), number))
+    }
+
     /// Projects the record onto the 13-column row (see docs/extraction.md for the mapping).
     /// Payment, person and employee columns stay empty: they come from screenshots and the
     /// session configuration.

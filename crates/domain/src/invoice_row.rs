@@ -71,6 +71,28 @@ impl InvoiceRow {
         ]
     }
 
+    /// The row with its person columns from the session configuration, as the service's
+    /// table holds it: 人员姓名 is `default_name`; 工号 is `default_person_id`, else the
+    /// finance-system `username` (which is the employee number).
+    pub fn with_claimant(mut self, config: &crate::SessionConfig) -> Self {
+        self.person_name = config.default_name.clone();
+        self.employee_id = if config.default_person_id.is_empty() {
+            config.username.clone()
+        } else {
+            config.default_person_id.clone()
+        };
+        self
+    }
+
+    /// The cells by column name (the shape `agent`'s rows and the CSV table use).
+    pub fn keyed(&self) -> std::collections::BTreeMap<String, String> {
+        COLUMNS
+            .iter()
+            .zip(self.cells())
+            .map(|(column, cell)| ((*column).to_owned(), cell.to_owned()))
+            .collect()
+    }
+
     /// Builds a row from a lookup by column name; absent columns stay empty.
     pub fn from_lookup<'a>(mut cell: impl FnMut(&str) -> Option<&'a str>) -> Self {
         let mut take = |name: &str| cell(name).unwrap_or_default().to_owned();

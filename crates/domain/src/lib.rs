@@ -15,6 +15,7 @@ mod money;
 mod result;
 mod session_id;
 mod spreadsheet_cell;
+mod today;
 
 pub use agent::{AgentSessionState, AgentState, MAX_ROUNDS};
 pub use cents::{AmountError, Cents};
@@ -36,3 +37,4 @@ pub use money::{format_cents, parse_cents};
 pub use result::{DocOutcome, FailureResult, PackageOutcome, ProcessResult, SubmitResult};
 pub use session_id::{SessionId, SessionIdError};
 pub use spreadsheet_cell::{from_spreadsheet_cell, to_spreadsheet_cell};
+pub use today::Today;

@@ -8,17 +8,17 @@ use crate::process::process;
 use crate::recognise::ScreenshotSettings;
 use crate::submit::{FinanceSettings, keyed_rows, submit};
 use agent::{
-    AgentIo, AnyMachine, Claim, ClaimRow, Extraction, HotelStay, JUDGE_PROMPT, Judgement, Machine,
-    NextRound, SecondSources, Source, Step, Submitted, Ticket, TravelApplication, UserInput,
-    judgement_schema, parse_text, run_round, state, submit_ready,
+    AgentIo, AnyMachine, Claim, ClaimBuilder, ClaimRow, Extraction, JUDGE_PROMPT, Judgement,
+    Machine, NextRound, Source, Step, Submitted, TravelApplication, UserInput, judgement_schema,
+    parse_text, run_round, state, submit_ready,
 };
-use domain::{AgentSessionState, ConfigField, Event, InvoiceKind, InvoiceRecord, SessionConfig};
+use domain::{AgentSessionState, ConfigField, Event, InvoiceKind, SessionConfig, Today};
 use llm::{ChatRequest, Client};
 use serde_json::{Value, json};
 use session_store::{CsvTable, SUMMARY_CSV, Session};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// The agent's state object in the session.
 pub const AGENT_STATE_FILE: &str = "agent_state.json";
@@ -46,14 +46,6 @@ pub fn read_agent_state(session: &Session) -> Option<AgentSessionState> {
         .ok()
         .flatten()
         .and_then(|value| serde_json::from_value(value).ok())
-}
-
-/// Today in China time, as days since 1970-01-01.
-fn today() -> i64 {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    domain::china_day(secs)
 }
 
 struct SessionIo<'a> {
@@ -166,10 +158,7 @@ impl SessionIo<'_> {
             .flatten()
             .and_then(|name| self.session.read_table(&name).ok());
         let records = load_records(self.session);
-        let mut rows = Vec::new();
-        let mut second: SecondSources = Vec::new();
-        let mut tickets = Vec::new();
-        let mut hotels = Vec::new();
+        let mut builder = ClaimBuilder::new(self.config.clone(), Today::from(SystemTime::now()));
         let mut entries = Vec::new();
         for cells in table.iter().flat_map(keyed_rows) {
             let number = cells.get("发票号码").cloned().unwrap_or_default();
@@ -186,117 +175,16 @@ impl SessionIo<'_> {
                 },
                 |s| s.kind,
             );
-            let mut passenger = String::new();
-            let mut sources = Vec::new();
-            let mut review = BTreeMap::new();
-            if let Some(stored) = stored {
-                let record = &stored.record;
-                review = review_of(record);
-                let source = record
-                    .confirmed_by
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| "extraction".to_owned());
-                for (field, value) in [
-                    ("发票号码", &record.invoice_number),
-                    ("开票日期", &record.invoice_date),
-                    ("价税合计", &record.total_with_tax),
-                    ("销售方名称", &record.seller.name),
-                ] {
-                    sources.push((field.to_owned(), value.clone(), source.clone()));
-                }
-                passenger = ticket_of(record, &mut tickets);
-                if kind == InvoiceKind::Travel
-                    && record.items.iter().any(|i| i.name.contains("住宿"))
-                {
-                    hotels.push(HotelStay {
-                        invoice_number: record.invoice_number.clone(),
-                        seller: record.seller.name.clone(),
-                        amount: record.total_with_tax.clone(),
-                        date: record.invoice_date.clone(),
-                    });
-                }
-            }
-            second.push(sources);
-            rows.push(ClaimRow {
-                cells,
-                kind,
-                passenger,
-                review,
-                // Filled by the ledger check before validation.
-                ledger: Vec::new(),
-            });
+            builder.row(cells, kind, stored.map(|s| &s.record));
         }
         if let Some(ledger) = &self.settings.finance.ledger {
             let notes = crate::ledger_step::notes(self.session, ledger, &entries);
-            for (row, notes) in rows.iter_mut().zip(notes) {
+            for (row, notes) in builder.rows_mut().iter_mut().zip(notes) {
                 row.ledger = notes;
             }
         }
-        let mut trip = TravelApplication::from_documents(tickets, hotels);
-        if trip.traveller.is_empty() {
-            trip.set("出差人", &self.config.default_name, "config");
-        }
-        Extraction {
-            claim: Claim {
-                rows,
-                config: config_map(&self.config),
-                trip,
-                materials: Vec::new(),
-                today: today(),
-            },
-            second,
-        }
+        builder.build()
     }
-}
-
-/// A railway or air ticket's trip into `tickets`; returns its passenger ("" for others).
-fn ticket_of(record: &domain::InvoiceRecord, tickets: &mut Vec<Ticket>) -> String {
-    if let Some(trip) = &record.railway {
-        tickets.push(Ticket {
-            invoice_number: record.invoice_number.clone(),
-            kind: "train".to_owned(),
-            passenger: trip.passenger.clone(),
-            from: trip.from_station.clone(),
-            to: trip.to_station.clone(),
-            date: trip.travel_date.clone(),
-            time: trip.departure_time.clone(),
-        });
-        return trip.passenger.clone();
-    }
-    if let Some(trip) = &record.air {
-        for segment in &trip.segments {
-            tickets.push(Ticket {
-                invoice_number: record.invoice_number.clone(),
-                kind: "flight".to_owned(),
-                passenger: trip.passenger.clone(),
-                from: segment.from.clone(),
-                to: segment.to.clone(),
-                date: segment.date.clone(),
-                time: segment.time.clone(),
-            });
-        }
-        return trip.passenger.clone();
-    }
-    String::new()
-}
-
-/// The six configuration fields as the rules see them (`password` only as set or not).
-fn config_map(config: &SessionConfig) -> BTreeMap<String, String> {
-    let mut map: BTreeMap<String, String> = config
-        .public_view()
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-        .collect();
-    let password = if config.password.is_empty() {
-        ""
-    } else {
-        "***"
-    };
-    map.insert("password".to_owned(), password.to_owned());
-    map
 }
 
 /// Writes rows back to the table `/api/data` shows and regenerates the document from it.
@@ -636,81 +524,9 @@ pub fn agent_force_submit(
     result
 }
 
-/// The table cells extraction flagged, with the value it read and why, for the review rules:
-/// a source that disagreed, or a value only OCR, a seal or the QR code gave.
-fn review_of(record: &InvoiceRecord) -> BTreeMap<String, agent::Review> {
-    let mut out: BTreeMap<String, agent::Review> = BTreeMap::new();
-    for flag in &record.flags {
-        let (column, value) = match flag.field.as_str() {
-            "invoice_number" => ("发票号码", &record.invoice_number),
-            "invoice_date" => ("开票日期", &record.invoice_date),
-            "total_with_tax" => ("价税合计", &record.total_with_tax),
-            "seller_name" => ("销售方名称", &record.seller.name),
-            _ => continue,
-        };
-        let reason = review_reason(&flag.source, &flag.value, &flag.other);
-        let entry = out
-            .entry(column.to_owned())
-            .or_insert_with(|| agent::Review {
-                value: value.clone(),
-                reason: String::new(),
-            });
-        if !entry.reason.is_empty() {
-            entry.reason.push('；');
-        }
-        entry.reason.push_str(&reason);
-    }
-    out
-}
-
-/// Why a flagged value needs a look, in the clerk's words.
-fn review_reason(source: &str, value: &str, other: &str) -> String {
-    match (source, value.is_empty()) {
-        ("ocr", _) => "仅由 OCR 读出，未经其他来源核对".to_owned(),
-        ("seal", _) => "读自印章（OCR），请核对".to_owned(),
-        ("qr", true) => "文字层未读出，取自二维码".to_owned(),
-        ("qr", false) => format!("与二维码不一致（二维码：{other}）"),
-        ("大写", _) => format!("与大写金额不一致（大写：{other}）"),
-        ("arith", _) => format!("与明细合计不一致（合计：{other}）"),
-        ("xml", _) => format!("与内嵌 XML 不一致（XML：{other}）"),
-        (other_source, _) => format!("与{other_source}不一致（{other}）"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn flagged_fields_become_cells_to_review_with_their_reasons() {
-        let flag = |field: &str, value: &str, source: &str, other: &str| domain::FieldFlag {
-            field: field.into(),
-            value: value.into(),
-            source: source.into(),
-            other: other.into(),
-        };
-        let mut record = InvoiceRecord {
-            invoice_number: "87724080".into(),
-            total_with_tax: "290.00".into(),
-            ..InvoiceRecord::default()
-        };
-        record.seller.name = "某某管理中心".into();
-        record.flags = vec![
-            flag("total_with_tax", "290.00", "大写", "300.00"),
-            flag("total_with_tax", "290.00", "arith", "300.00"),
-            flag("seller_name", "", "seal", "某某管理中心"),
-            flag("total_amount", "280.00", "qr", "280.59"),
-        ];
-        let review = review_of(&record);
-        assert_eq!(review.len(), 2, "{review:?}");
-        assert_eq!(review["价税合计"].value, "290.00");
-        assert_eq!(
-            review["价税合计"].reason,
-            "与大写金额不一致（大写：300.00）；与明细合计不一致（合计：300.00）"
-        );
-        assert_eq!(review["销售方名称"].value, "某某管理中心");
-        assert_eq!(review["销售方名称"].reason, "读自印章（OCR），请核对");
-    }
 
     #[test]
     fn materials_follow_file_names_then_the_request() {

@@ -46,12 +46,13 @@ pub fn process(
                 continue;
             }
         };
-        let number_key = (record.invoice_code.clone(), record.invoice_number.clone());
-        let earlier = seen_digests.get(&file.digest).or_else(|| {
-            seen_numbers
-                .get(&number_key)
-                .filter(|_| !number_key.1.is_empty())
-        });
+        // The same identity as `agent::ClaimBuilder` drops, plus the very same file.
+        let number_key = record
+            .identity()
+            .map(|(code, number)| (code.to_owned(), number.to_owned()));
+        let earlier = seen_digests
+            .get(&file.digest)
+            .or_else(|| number_key.as_ref().and_then(|key| seen_numbers.get(key)));
         if let Some(earlier) = earlier {
             let message = format!(
                 "{} 与 {earlier} 是同一张发票（{}），已跳过",
@@ -62,7 +63,9 @@ pub fn process(
             continue;
         }
         seen_digests.insert(file.digest.clone(), file.file.clone());
-        seen_numbers.insert(number_key, file.file.clone());
+        if let Some(key) = number_key {
+            seen_numbers.insert(key, file.file.clone());
+        }
         let class = classify::classify(&record);
         invoices.push((file.file, class.kind, record));
     }

@@ -8,14 +8,7 @@ use std::collections::HashMap;
 /// `default_name`; 工号 is `default_person_id`, else the finance-system `username` (which is
 /// the employee number).
 pub fn summary_row(record: &InvoiceRecord, seq: usize, config: &SessionConfig) -> InvoiceRow {
-    let mut row = record.to_row(seq);
-    row.person_name = config.default_name.clone();
-    row.employee_id = if config.default_person_id.is_empty() {
-        config.username.clone()
-    } else {
-        config.default_person_id.clone()
-    };
-    row
+    record.to_row(seq).with_claimant(config)
 }
 
 /// invoice_summary.csv for the given rows.

@@ -16,19 +16,7 @@
 
 mod grade;
 
-/// Without the corpus: a lone clone says so in one line and goes on; CI (`CI` set) must have
-/// it, so every real invoice is graded there.
-fn corpus_missing(what: &str) {
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{what}: the real-invoice corpus (../shared/corpus or REIMBURSE_CORPUS) is required under CI"
-    );
-    // Straight to stderr: the test harness would swallow a println! of a passing test.
-    let note = format!(
-        "note: real-invoice corpus not found (../shared/corpus or REIMBURSE_CORPUS): {what} not run\n"
-    );
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
-}
+use grade::corpus_missing;
 
 #[test]
 fn corpus_accuracy() {
