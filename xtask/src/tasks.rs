@@ -68,6 +68,20 @@ pub fn test() -> anyhow::Result<()> {
         "-D",
         "warnings",
     ])?;
+    // The library crates' docs (missing_docs is checked by clippy above): rustdoc's own
+    // lints, such as a link to an item that does not exist or is private.
+    cargo_with_env(
+        &[
+            "doc",
+            "--workspace",
+            "--no-deps",
+            "--exclude",
+            "reimburse",
+            "--exclude",
+            "xtask",
+        ],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )?;
     // The ledger's tests run on PostgreSQL too, and fail rather than skip without it. The
     // cluster is stopped and removed when this returns, whatever the outcome.
     let cluster = crate::postgres::Cluster::start()?;

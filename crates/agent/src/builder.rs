@@ -58,8 +58,8 @@ impl ClaimBuilder {
             return false;
         }
         let seq = self.claim.rows.len() + 1;
-        let cells = record.to_row(seq).with_claimant(&self.claim.config).keyed();
-        self.row(cells, kind, Some(record));
+        let row = record.to_row(seq).with_claimant(&self.claim.config);
+        self.row(row.keyed(), kind, Some(record));
         true
     }
 
@@ -245,5 +245,50 @@ mod tests {
         );
         assert_eq!(review["销售方名称"].value, "某某管理中心");
         assert_eq!(review["销售方名称"].reason, "读自印章（OCR），请核对");
+    }
+
+    #[test]
+    fn invoices_become_the_services_rows_with_their_trip() {
+        let config = SessionConfig {
+            default_name: "张三".into(),
+            username: "100001".into(),
+            ..SessionConfig::default()
+        };
+        let mut builder = ClaimBuilder::new(config, Today::from_date("2026/11/29").unwrap());
+        let mut ticket = InvoiceRecord {
+            invoice_number: "25329166401000012345".into(),
+            ..InvoiceRecord::default()
+        };
+        ticket.railway = Some(domain::RailwayTrip {
+            passenger: "李四".into(),
+            from_station: "北京南".into(),
+            to_station: "上海虹桥".into(),
+            travel_date: "2025/03/01".into(),
+            ..domain::RailwayTrip::default()
+        });
+        assert!(builder.invoice(&ticket, InvoiceKind::Travel));
+        let mut copy = ticket.clone();
+        copy.invoice_number = " 25329166401000012345 ".into();
+        assert!(
+            !builder.invoice(&copy, InvoiceKind::Travel),
+            "same identity"
+        );
+        let extraction = builder.build();
+        let row = &extraction.claim.rows[0];
+        assert_eq!(row.passenger, "李四");
+        let typed = row.row();
+        assert_eq!(
+            (typed.seq.as_str(), typed.person_name.as_str()),
+            ("1", "张三")
+        );
+        assert_eq!(typed.employee_id, "100001");
+        assert_eq!(ClaimRow::from_row(&typed, InvoiceKind::Travel).row(), typed);
+        assert_eq!(
+            extraction.claim.trip.traveller, "李四",
+            "the ticket's passenger first"
+        );
+        assert_eq!(extraction.claim.trip.origin, "北京南");
+        assert_eq!(extraction.claim.trip.tickets.len(), 1);
+        assert_eq!(extraction.second[0].len(), 4);
     }
 }

@@ -2,11 +2,13 @@
 //! the trip and the materials supplied. Built by the caller from the session; pure data here.
 
 use crate::TravelApplication;
-use domain::{InvoiceKind, SessionConfig, Today};
+use domain::{InvoiceKind, InvoiceRow, SessionConfig, Today};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// One row of the invoice table.
+/// One row of the invoice table: its cells by column name (the 13 columns of
+/// [`InvoiceRow`] and any a user's table adds; [`ClaimRow::row`] is the typed view), its class
+/// and what extraction and the ledger said about it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClaimRow {
     /// The 13 columns (and any others), by name.
@@ -55,9 +57,23 @@ pub struct Review {
 }
 
 impl ClaimRow {
+    /// A row of the 13 columns, of the given class, with nothing flagged.
+    pub fn from_row(row: &InvoiceRow, kind: InvoiceKind) -> Self {
+        Self {
+            cells: row.keyed(),
+            kind,
+            ..Self::default()
+        }
+    }
+
     /// A cell's text, "" when absent.
     pub fn cell(&self, column: &str) -> &str {
         self.cells.get(column).map_or("", String::as_str)
+    }
+
+    /// The 13 columns as typed fields (columns beyond them are left out).
+    pub fn row(&self) -> InvoiceRow {
+        InvoiceRow::from_lookup(|column| self.cells.get(column).map(String::as_str))
     }
 }
 

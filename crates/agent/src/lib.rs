@@ -21,7 +21,7 @@
 //! builder.invoice(&record, InvoiceKind::General);
 //! let mut claim = builder.build();
 //! let validation = claim.validate(RuleSet::builtin());
-//! assert_eq!(claim.claim.rows[0].cell("开票日期"), "2025/02/19");
+//! assert_eq!(claim.claim.rows[0].row().invoice_date, "2025/02/19");
 //! assert!(!validation.judgement.can_submit);
 //! assert!(validation.issues.iter().any(|i| i.rule == "finance-username"));
 //! ```
@@ -48,7 +48,7 @@ pub use builder::ClaimBuilder;
 pub use claim::{Claim, ClaimRow, LedgerFinding, LedgerNote, Review};
 pub use correct::{Correction, SecondSources, correct};
 /// The domain types a claim is built from, so a program needs no second dependency for them.
-pub use domain::{InvoiceKind, InvoiceRecord, SessionConfig, Today};
+pub use domain::{InvoiceKind, InvoiceRecord, InvoiceRow, SessionConfig, Today};
 pub use flow::{AgentIo, Source, Submitted, UserInput, run_round, submit_ready};
 pub use judge::{JUDGE_PROMPT, Judgement, judge_by_rules, judgement_schema, merge_model};
 pub use machine::{AnyMachine, DataMut, Machine, NextRound, Request, Step, state};
