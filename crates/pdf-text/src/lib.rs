@@ -9,9 +9,8 @@
 //!
 //! Start from [`parse`], which gives a [`Document`]: its [`Page`]s hold [`TextRun`]s, which
 //! [`Page::lines`] groups into visual [`Line`]s, and its [`Attachment`]s hold the embedded
-//! files. Images drawn on the pages (such as an invoice's QR code) are decoded to grey levels
-//! only on request, by [`page_images`], [`page_images_with`] (an [`ImageQuery`]) or
-//! [`page_images_where`], so [`parse`] stays text-only.
+//! files. Images drawn on the pages are decoded only on request (see Features below), so
+//! [`parse`] stays text-only.
 //!
 //! ```
 //! // A one-page PDF written by hand (no xref table: the parser rebuilds it).
@@ -41,19 +40,35 @@
 //! Coordinates are PDF points with the origin at the top-left of the page as displayed and `y`
 //! growing downwards; see [`Page`] and [`TextRun`]. Hostile input never panics: a damaged
 //! file is an [`Error`], see [`parse`].
-
+//!
+//! # Features
+//!
+//! `images` (on by default) decodes the images drawn on the pages (such as an invoice's QR
+//! code) to 8-bit grey levels, on request. It brings the image decoders (JPEG, CCITT fax,
+//! Flate image data): a program that needs only the text leaves it out with
+//! `default-features = false`.
+#![cfg_attr(feature = "images", doc = "")]
+#![cfg_attr(
+    feature = "images",
+    doc = "Start from [`page_images`], [`page_images_with`] (an [`ImageQuery`]) or \
+           [`page_images_where`], which give [`PageImage`]s."
+)]
 #![warn(missing_docs)]
 
 mod annotations;
 mod attachments;
 mod cmap;
+#[cfg(feature = "images")]
 mod color;
 mod encoding;
 mod error;
 mod font;
 mod glyphs;
+#[cfg(feature = "images")]
 mod image_decode;
+#[cfg(feature = "images")]
 mod image_filters;
+#[cfg(feature = "images")]
 mod images;
 mod interpreter;
 mod layout;
@@ -64,13 +79,18 @@ mod model;
 mod objects;
 mod pages;
 mod parse;
+#[cfg(feature = "images")]
 mod predictor;
+#[cfg(feature = "images")]
 mod rows;
 mod tables;
 mod text_string;
 
 pub use error::Error;
+#[cfg(feature = "images")]
 pub use images::{ImageQuery, page_images, page_images_where, page_images_with};
 pub use layout::Line;
-pub use model::{Attachment, Document, ImagePlacement, Page, PageImage, TextRun};
+pub use model::{Attachment, Document, Page, TextRun};
+#[cfg(feature = "images")]
+pub use model::{ImagePlacement, PageImage};
 pub use parse::parse;
