@@ -43,12 +43,40 @@
 //! `to_row` gives the 13-column row) or an [`ExtractError`]. Scans and PDFs whose text layer
 //! lies need an OCR engine, which this crate does not contain: implement [`PageReader`] and
 //! pass it to [`extract_with`] or [`extract_pdf_with`].
+//!
+//! # Features
+//!
+//! All four are on by default. A program that reads only PDFs' text layers can leave any of
+//! them out (`default-features = false`) and compiles fewer crates; a file that needs a
+//! feature left out is an [`ExtractError::NotCompiledIn`], never a panic.
+//!
+//! - `xml`: 数电 XML files ([`extract_xml`]), and the XML some PDFs embed: the railway
+//!   e-ticket's XBRL (the only statement of its pre-tax split) and a 数电 XML attachment,
+//!   checked against the page. Brings quick-xml.
+//! - `ofd`: OFD files ([`extract_ofd`]); turns on `xml`. Brings zip.
+//! - `qr`: the printed QR code as an independent witness of number, date and amount, and the
+//!   record of last resort when the page reads as no known layout. Brings
+//!   `reimburse-invoice-qr`, its QR decoders and the page-image decoders of
+//!   `reimburse-pdf-text`.
+//! - `ocr`: the hooks for an OCR engine ([`PageReader`], [`extract_with`],
+//!   [`extract_pdf_with`]): text layers that lie, pages without text, and the seller named
+//!   only in a seal (which needs the page-image decoders). Without it a PDF without readable
+//!   text is [`ExtractError::NotCompiledIn`].
 
 #![warn(missing_docs)]
+// The front page links the items of every feature; a build without some has nothing there.
+#![cfg_attr(
+    not(all(feature = "ocr", feature = "ofd", feature = "qr", feature = "xml")),
+    allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "the front page links items of features this build leaves out"
+    )
+)]
 
 mod amount;
 mod crosscheck;
 mod date;
+#[cfg(feature = "xml")]
 mod dom;
 mod error;
 mod extract;
@@ -58,19 +86,32 @@ mod items;
 mod junk;
 mod labels;
 mod layouts;
+#[cfg(feature = "ocr")]
 mod ocr;
+#[cfg(feature = "ofd")]
 mod ofd;
+#[cfg(feature = "ocr")]
 mod page_text;
 mod parties;
+#[cfg(feature = "ocr")]
 mod seal;
 #[cfg(test)]
 mod stress_tests;
 mod text;
 mod totals;
+#[cfg(feature = "ocr")]
 mod vocabulary;
 mod words;
+#[cfg(feature = "xml")]
 mod xml;
 
 pub use error::ExtractError;
-pub use extract::{extract, extract_ofd, extract_pdf, extract_pdf_with, extract_with, extract_xml};
+#[cfg(feature = "ofd")]
+pub use extract::extract_ofd;
+#[cfg(feature = "xml")]
+pub use extract::extract_xml;
+pub use extract::{extract, extract_pdf};
+#[cfg(feature = "ocr")]
+pub use extract::{extract_pdf_with, extract_with};
+#[cfg(feature = "ocr")]
 pub use ocr::{LineImage, OcrLine, PageReader, PageRef, Region};
