@@ -82,6 +82,7 @@ pub fn test() -> anyhow::Result<()> {
         ],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
+    slim_extraction()?;
     // The ledger's tests run on PostgreSQL too, and fail rather than skip without it. The
     // cluster is stopped and removed when this returns, whatever the outcome.
     let cluster = crate::postgres::Cluster::start()?;
@@ -93,6 +94,32 @@ pub fn test() -> anyhow::Result<()> {
             ("REIMBURSE_REQUIRE_POSTGRES", "1"),
         ],
     )
+}
+
+/// Extraction as a program that reads only PDFs' text layers builds it: without any of its
+/// optional features, and with each alone, it compiles without a warning; without any, its
+/// tests pass (a format left out is an error that says so, never a panic).
+fn slim_extraction() -> anyhow::Result<()> {
+    for features in ["", "ocr", "ofd", "qr", "xml"] {
+        cargo(&[
+            "clippy",
+            "--package",
+            "reimburse-extraction",
+            "--all-targets",
+            "--no-default-features",
+            "--features",
+            features,
+            "--",
+            "-D",
+            "warnings",
+        ])?;
+    }
+    cargo(&[
+        "test",
+        "--package",
+        "reimburse-extraction",
+        "--no-default-features",
+    ])
 }
 
 /// `cargo xtask bench NAME`.

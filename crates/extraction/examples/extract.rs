@@ -1,5 +1,5 @@
 //! Prints the record extracted from each given file as JSON:
-//! `cargo run -p extraction --example extract -- FILE...`.
+//! `cargo run -p reimburse-extraction --example extract -- FILE...`.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
 

@@ -1,6 +1,6 @@
 //! Median time per file of the whole extraction (PDF parse, QR, fields, checks), with the
 //! PDF parse and the QR decode timed on their own for comparison:
-//! `cargo run --release -p extraction --example extract_bench -- [-n N] FILE...`.
+//! `cargo run --release -p reimburse-extraction --example extract_bench -- [-n N] FILE...`.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
 

@@ -7,7 +7,7 @@
 //! inside a decompressed stream region) and runs the extractor under `catch_unwind`. A panic is
 //! saved to the output directory with its seed so it reproduces. Run it with
 //! `cargo xtask fuzz [MINUTES]`, or
-//! `cargo run --release -p extraction --example fuzz_extract -- SECONDS OUT_DIR SEED_FILE...`.
+//! `cargo run --release -p reimburse-extraction --example fuzz_extract -- SECONDS OUT_DIR SEED_FILE...`.
 
 #![allow(
     clippy::print_stdout,

@@ -95,6 +95,7 @@ pub(crate) fn is_rate(s: &str) -> bool {
 }
 
 /// `0.06` → `6%`, `0.015` → `1.5%`; other text unchanged.
+#[cfg(feature = "xml")]
 pub(crate) fn rate_from_decimal(s: &str) -> String {
     let t = s.trim();
     if t.ends_with('%') || !is_number(t) {
@@ -172,6 +173,11 @@ mod tests {
         assert!(is_rate("免税"));
         assert!(is_rate("不征税"));
         assert!(!is_rate("5.18"));
+    }
+
+    #[test]
+    #[cfg(feature = "xml")]
+    fn decimal_rates_as_xml_writes_them() {
         assert_eq!(rate_from_decimal("0.06"), "6%");
         assert_eq!(rate_from_decimal("0.13"), "13%");
         assert_eq!(rate_from_decimal("0.015"), "1.5%");

@@ -21,6 +21,7 @@ pub(crate) struct QrFields {
 }
 
 /// Values an independent source states, any of them optional.
+#[cfg(feature = "xml")]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Witness {
     pub number: Option<String>,
@@ -120,6 +121,7 @@ fn same_date(a: &str, b: &str) -> bool {
 /// Compares the record with a witness; confirms `source` when every stated field agrees
 /// and `confirms` is set (metadata written by the same producer as the page, such as OFD
 /// CustomData, only ever flags).
+#[cfg(feature = "xml")]
 pub(crate) fn against(record: &mut InvoiceRecord, source: &str, w: &Witness, confirms: bool) {
     let results = [
         check_field(
@@ -414,6 +416,7 @@ pub(crate) fn from_qr(q: &QrFields) -> Option<InvoiceRecord> {
 /// The key fields only OCR read and no other source confirmed (the QR code stating the same
 /// value, the 大写 amount agreeing): each flagged for review (source `ocr`), never silently
 /// trusted.
+#[cfg(feature = "ocr")]
 pub(crate) fn weak_source(record: &mut InvoiceRecord, qr: Option<&QrFields>) {
     if record.text_source != "ocr" {
         return;
@@ -526,6 +529,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "xml")]
     fn witness_fills_missing_values_with_a_flag() {
         let mut r = record();
         r.invoice_date.clear();

@@ -46,6 +46,7 @@ impl Element {
     }
 
     /// An attribute by local name.
+    #[cfg(any(feature = "ofd", test))]
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()

@@ -1,7 +1,10 @@
 //! Why a document could not be turned into an invoice record. Messages are shown to users.
 
 /// Extraction failure. The `Display` text is Chinese because the UI shows it as is.
+///
+/// New kinds of failure may be added, so a `match` needs a `_` arm.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExtractError {
     /// The document was read but does not look like an invoice we know.
     #[error("无法识别为发票：{0}")]
@@ -18,6 +21,15 @@ pub enum ExtractError {
     /// Neither PDF, OFD nor XML.
     #[error("不支持的文件格式：{0}")]
     Unsupported(String),
+    /// The document needs support this build leaves out: a cargo feature of this crate is
+    /// off (`ofd` for OFD files, `xml` for XML files, `ocr` for a PDF without readable text).
+    #[error("本程序编译时未包含{what}的功能（reimburse-extraction 的 `{feature}` feature）")]
+    NotCompiledIn {
+        /// What it would take, in the words of the message, e.g. `读取 OFD 发票`.
+        what: &'static str,
+        /// The feature that brings it, e.g. `ofd`.
+        feature: &'static str,
+    },
 }
 
 impl From<pdf_text::Error> for ExtractError {
@@ -47,5 +59,13 @@ mod tests {
             ExtractError::from(pdf_text::Error::NotPdf),
             ExtractError::Malformed(_)
         ));
+        let e = ExtractError::NotCompiledIn {
+            what: "读取 OFD 发票",
+            feature: "ofd",
+        };
+        assert_eq!(
+            e.to_string(),
+            "本程序编译时未包含读取 OFD 发票的功能（reimburse-extraction 的 `ofd` feature）"
+        );
     }
 }

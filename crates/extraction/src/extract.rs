@@ -2,25 +2,61 @@
 //! on magic bytes and file name.
 
 use crate::crosscheck::{self, QrFields};
+#[cfg(feature = "xml")]
 use crate::dom;
 use crate::error::ExtractError;
 use crate::geometry::{Page, Sheet};
+#[cfg(not(feature = "ocr"))]
+use crate::junk;
 use crate::layouts::{self, Attachment};
+#[cfg(feature = "ocr")]
 use crate::ocr::PageReader;
+#[cfg(feature = "ofd")]
 use crate::ofd;
+#[cfg(feature = "ocr")]
 use crate::page_text;
+#[cfg(feature = "ocr")]
 use crate::seal;
+#[cfg(feature = "xml")]
 use crate::xml;
 use domain::InvoiceRecord;
 
 /// Extracts an invoice from a PDF from its text layer alone: unmapped glyphs are dropped and
-/// a page without text cannot be read.
+/// a page without text cannot be read (an [`ExtractError::NotCompiledIn`] without the `ocr`
+/// feature, which would bring the means to read it).
 pub fn extract_pdf(bytes: &[u8]) -> Result<InvoiceRecord, ExtractError> {
-    extract_pdf_with(bytes, None)
+    #[cfg(feature = "ocr")]
+    {
+        extract_pdf_with(bytes, None)
+    }
+    #[cfg(not(feature = "ocr"))]
+    {
+        let doc = pdf_text::parse(bytes)?;
+        let pages: Vec<Page> = doc
+            .pages
+            .iter()
+            .map(|p| {
+                let mut page = Page::from_text_layer(p);
+                junk::strip(&mut page);
+                page
+            })
+            .collect();
+        // Without OCR a page whose text is missing (or all unmapped glyphs) cannot be read:
+        // said so, rather than blaming the file.
+        let unreadable = pages.iter().all(|p| p.runs.is_empty());
+        extract_document(&doc, pages, qr_fields(bytes).as_ref()).map_err(|e| match e {
+            ExtractError::NotAnInvoice(_) if unreadable => ExtractError::NotCompiledIn {
+                what: "识别扫描件（没有文字层的 PDF）",
+                feature: "ocr",
+            },
+            other => other,
+        })
+    }
 }
 
 /// Extracts an invoice from a PDF; `reader`, when given, reads again the text-layer runs
 /// whose glyphs have no usable mapping, and whole pages that have no text layer.
+#[cfg(feature = "ocr")]
 pub fn extract_pdf_with(
     bytes: &[u8],
     reader: Option<&dyn PageReader>,
@@ -67,6 +103,7 @@ fn extract_document(
         Err(e) => qr.and_then(crosscheck::from_qr).ok_or(e)?,
     };
     // An embedded 数电 XML (some producers attach one) is an independent witness.
+    #[cfg(feature = "xml")]
     if let Some(x) = attachments
         .iter()
         .filter(|a| a.name.to_ascii_lowercase().ends_with(".xml"))
@@ -80,6 +117,7 @@ fn extract_document(
 }
 
 /// The printed QR code's fields, decoded by `invoice_qr` (which reads the page images).
+#[cfg(feature = "qr")]
 fn qr_fields(pdf: &[u8]) -> Option<QrFields> {
     invoice_qr::find_invoice_qr(pdf).map(|q| QrFields {
         kind: q.kind,
@@ -89,6 +127,12 @@ fn qr_fields(pdf: &[u8]) -> Option<QrFields> {
         date: q.date,
         check_code: q.check_code.unwrap_or_default(),
     })
+}
+
+/// Without the `qr` feature no QR code is read: the text stands without that witness.
+#[cfg(not(feature = "qr"))]
+fn qr_fields(_pdf: &[u8]) -> Option<QrFields> {
+    None
 }
 
 /// Reads a record from positioned text, or says why the document is not an invoice.
@@ -118,6 +162,7 @@ fn finish(record: &mut InvoiceRecord, qr: Option<&QrFields>) {
 }
 
 /// Extracts an invoice from a 数电 XML (`<EInvoice>`) or a railway ticket's XBRL.
+#[cfg(feature = "xml")]
 pub fn extract_xml(bytes: &[u8]) -> Result<InvoiceRecord, ExtractError> {
     let root =
         dom::parse(bytes).map_err(|e| ExtractError::Malformed(format!("XML 无法解析：{e}")))?;
@@ -140,6 +185,7 @@ pub fn extract_xml(bytes: &[u8]) -> Result<InvoiceRecord, ExtractError> {
 
 /// Extracts an invoice from an OFD file: its page text read like a PDF's, checked against
 /// OFD.xml's metadata and any embedded 数电 XML (used alone if the text yields nothing).
+#[cfg(feature = "ofd")]
 pub fn extract_ofd(bytes: &[u8]) -> Result<InvoiceRecord, ExtractError> {
     let doc = ofd::read(bytes)?;
     let sheets: Vec<Sheet> = doc.pages.into_iter().map(Sheet::new).collect();
@@ -194,21 +240,47 @@ fn sniff(bytes: &[u8], file_name: &str) -> Option<Format> {
 }
 
 /// Extracts an invoice from any supported file, choosing the reader by content (magic
-/// bytes) and, failing that, by the file name's extension.
+/// bytes) and, failing that, by the file name's extension. An OFD or XML file is an
+/// [`ExtractError::NotCompiledIn`] when the `ofd` or `xml` feature is off.
 pub fn extract(bytes: &[u8], file_name: &str) -> Result<InvoiceRecord, ExtractError> {
-    extract_with(bytes, file_name, None)
+    read_as(sniff(bytes, file_name), bytes, extract_pdf)
 }
 
 /// [`extract`], with an OCR engine for PDF pages whose text layer is missing or lies.
+#[cfg(feature = "ocr")]
 pub fn extract_with(
     bytes: &[u8],
     file_name: &str,
     reader: Option<&dyn PageReader>,
 ) -> Result<InvoiceRecord, ExtractError> {
-    match sniff(bytes, file_name) {
-        Some(Format::Pdf) => extract_pdf_with(bytes, reader),
+    read_as(sniff(bytes, file_name), bytes, |pdf| {
+        extract_pdf_with(pdf, reader)
+    })
+}
+
+/// Reads `bytes` as `format`, a PDF by `pdf`; a format whose feature is off is an error that
+/// says so.
+fn read_as(
+    format: Option<Format>,
+    bytes: &[u8],
+    pdf: impl FnOnce(&[u8]) -> Result<InvoiceRecord, ExtractError>,
+) -> Result<InvoiceRecord, ExtractError> {
+    match format {
+        Some(Format::Pdf) => pdf(bytes),
+        #[cfg(feature = "ofd")]
         Some(Format::Ofd) => extract_ofd(bytes),
+        #[cfg(not(feature = "ofd"))]
+        Some(Format::Ofd) => Err(ExtractError::NotCompiledIn {
+            what: "读取 OFD 发票",
+            feature: "ofd",
+        }),
+        #[cfg(feature = "xml")]
         Some(Format::Xml) => extract_xml(bytes),
+        #[cfg(not(feature = "xml"))]
+        Some(Format::Xml) => Err(ExtractError::NotCompiledIn {
+            what: "读取 XML 发票",
+            feature: "xml",
+        }),
         None => Err(ExtractError::Unsupported(
             "请上传 PDF、OFD 或 XML 格式的电子发票".to_owned(),
         )),
@@ -245,6 +317,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "xml")]
     fn xml_errors_are_user_messages() {
         let e = extract_xml(b"<Other><X>1</X></Other>").unwrap_err();
         assert!(e.to_string().starts_with("无法识别为发票"));
@@ -252,5 +325,52 @@ mod tests {
             extract(b"hello", "a.doc").unwrap_err().to_string(),
             "不支持的文件格式：请上传 PDF、OFD 或 XML 格式的电子发票"
         );
+    }
+
+    /// Whether `result` is the error of a feature that is off.
+    #[cfg(not(all(feature = "ocr", feature = "ofd", feature = "xml")))]
+    fn not_compiled_in(result: Result<InvoiceRecord, ExtractError>, wanted: &str) -> bool {
+        matches!(result, Err(ExtractError::NotCompiledIn { feature, .. }) if feature == wanted)
+    }
+
+    #[test]
+    #[cfg(not(feature = "ofd"))]
+    fn an_ofd_without_its_feature_says_so() {
+        assert!(not_compiled_in(extract(b"PK\x03\x04....", "a.ofd"), "ofd"));
+    }
+
+    #[test]
+    #[cfg(not(feature = "xml"))]
+    fn an_xml_without_its_feature_says_so() {
+        let xml = b"<?xml version=\"1.0\"?><EInvoice/>";
+        assert!(not_compiled_in(extract(xml, "a.xml"), "xml"));
+    }
+
+    #[test]
+    #[cfg(not(feature = "ocr"))]
+    fn a_pdf_without_text_without_ocr_says_so() {
+        let blank = b"%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >> endobj
+trailer << /Root 1 0 R >>
+%%EOF";
+        assert!(not_compiled_in(extract(blank, "scan.pdf"), "ocr"));
+        // A PDF with text that is no invoice is still said to be no invoice.
+        let prose = b"%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100]
+  /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >> endobj
+4 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj
+5 0 obj << /Length 35 >> stream
+BT /F1 12 Tf 20 60 Td (Hello) Tj ET
+endstream endobj
+trailer << /Root 1 0 R >>
+%%EOF";
+        assert!(matches!(
+            extract(prose, "a.pdf"),
+            Err(ExtractError::NotAnInvoice(_))
+        ));
     }
 }

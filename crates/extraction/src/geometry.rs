@@ -57,6 +57,21 @@ pub(crate) struct Page {
     pub runs: Vec<Run>,
 }
 
+impl Page {
+    /// A PDF page's text layer as runs, unrepaired.
+    pub(crate) fn from_text_layer(p: &pdf_text::Page) -> Self {
+        Self {
+            width: p.width,
+            height: p.height,
+            runs: p
+                .runs
+                .iter()
+                .map(|r| Run::new(&r.text, r.x, r.y, r.end_x, r.font_size))
+                .collect(),
+        }
+    }
+}
+
 /// One character with its estimated horizontal extent and the run it came from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Glyph {

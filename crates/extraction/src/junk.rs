@@ -18,6 +18,7 @@ pub(crate) fn is_junk_char(c: char) -> bool {
 
 /// Whether a run is mostly junk (it must be read again): more junk characters than others, or
 /// a `(cid:N)` placeholder.
+#[cfg(feature = "ocr")]
 pub(crate) fn is_junk_run(text: &str) -> bool {
     if text.contains("(cid:") {
         return true;
@@ -32,6 +33,7 @@ pub(crate) fn is_junk_run(text: &str) -> bool {
 }
 
 /// The indices of a page's junk runs.
+#[cfg(feature = "ocr")]
 pub(crate) fn junk_runs(page: &Page) -> Vec<usize> {
     page.runs
         .iter()
@@ -87,6 +89,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "ocr")]
     fn runs_that_are_mostly_junk() {
         assert!(is_junk_run("\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"));
         assert!(is_junk_run("(cid:12)(cid:40)"));

@@ -65,7 +65,7 @@ fn page(
     p: &pdf_text::Page,
     reader: Option<&dyn PageReader>,
 ) -> (Page, TextSource) {
-    let mut page = layer_page(p);
+    let mut page = Page::from_text_layer(p);
     let at = PageRef {
         index,
         width: p.width,
@@ -234,19 +234,6 @@ fn separator_or(piece: String) -> String {
         piece
     } else {
         ":".to_owned()
-    }
-}
-
-/// A PDF page's text layer as runs, unrepaired.
-pub(crate) fn layer_page(p: &pdf_text::Page) -> Page {
-    Page {
-        width: p.width,
-        height: p.height,
-        runs: p
-            .runs
-            .iter()
-            .map(|r| Run::new(&r.text, r.x, r.y, r.end_x, r.font_size))
-            .collect(),
     }
 }
 

@@ -28,7 +28,7 @@ fn corpus() -> Option<PathBuf> {
 
 fn pages(bytes: &[u8]) -> Vec<Page> {
     let doc = pdf_text::parse(bytes).unwrap();
-    doc.pages.iter().map(crate::page_text::layer_page).collect()
+    doc.pages.iter().map(Page::from_text_layer).collect()
 }
 
 /// Splits every run into single CJK glyphs (Latin stays whole) within the run's own box,

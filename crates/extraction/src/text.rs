@@ -57,6 +57,7 @@ pub(crate) fn compact(s: &str) -> String {
 
 /// Normalises free text from XML: NFKC, whitespace between CJK characters removed, other
 /// whitespace runs collapsed to one space.
+#[cfg(feature = "xml")]
 pub(crate) fn clean(s: &str) -> String {
     let n = normalize(s);
     let mut out = String::with_capacity(n.len());
@@ -111,6 +112,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "xml")]
     fn spaced_cjk_is_joined_but_latin_words_keep_a_space() {
         assert_eq!(clean(" 销 售 方  名 称 "), "销售方名称");
         assert_eq!(clean("Apple  Inc 公 司"), "Apple Inc公司");

@@ -1,6 +1,6 @@
 //! Time `find_invoice_qr` on each given PDF (or every PDF in a directory)
 //! and print the median per file:
-//! `cargo run --release -p invoice-qr --example qr_bench -- [-n N] PATH...`.
+//! `cargo run --release -p reimburse-invoice-qr --example qr_bench -- [-n N] PATH...`.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
 

@@ -67,7 +67,7 @@ impl InvoiceQr {
 
 /// Parse a QR payload; `None` unless it has the invoice layout with
 /// plausible fields (digits where digits belong, a real date, a decimal
-/// amount), or is a known verification URL (see `verify_url`).
+/// amount), or is a known verification address (its kind is [`URL_KIND`](crate::URL_KIND)).
 pub fn parse_invoice_qr(text: &str) -> Option<InvoiceQr> {
     if let Some(qr) = crate::verify_url::parse(text) {
         return Some(qr);

@@ -1,5 +1,5 @@
 //! List the images each given PDF draws, optionally writing them out as
-//! PGM files: `cargo run --example images -- [--out DIR] FILE.pdf...`.
+//! PGM files: `cargo run -p reimburse-pdf-text --example images -- [--out DIR] FILE.pdf...`.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
 

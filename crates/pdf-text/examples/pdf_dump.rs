@@ -1,5 +1,5 @@
-//! Print each page's lines with coordinates, for working out field
-//! positions: `cargo run --release --example pdf_dump -- FILE.pdf [--runs] [--attachments]`.
+//! Print each page's lines with coordinates, for working out field positions:
+//! `cargo run --release -p reimburse-pdf-text --example pdf_dump -- FILE.pdf [--runs] [--attachments]`.
 //!
 //! Columns: x, y (baseline, from the top), font size, text. With `--runs`
 //! every run of the line is listed under it with its own x..end_x.

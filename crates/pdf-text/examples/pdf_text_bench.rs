@@ -1,5 +1,5 @@
 //! Parse each given PDF many times and print the median time per file:
-//! `cargo run --release --example pdf_text_bench -- [-n N] FILE.pdf...`.
+//! `cargo run --release -p reimburse-pdf-text --example pdf_text_bench -- [-n N] FILE.pdf...`.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
 

@@ -353,16 +353,19 @@ impl<'a> Lexer<'a> {
     }
 
     /// The whole input being tokenized.
+    #[cfg(feature = "images")]
     pub fn input(&self) -> &'a [u8] {
         self.data
     }
 
     /// The offset of the next unread byte.
+    #[cfg(feature = "images")]
     pub fn offset(&self) -> usize {
         self.pos
     }
 
     /// Continue tokenizing at `pos` (clamped to the input).
+    #[cfg(feature = "images")]
     pub fn seek(&mut self, pos: usize) {
         self.pos = pos.min(self.data.len());
     }

@@ -75,6 +75,7 @@ pub struct Attachment {
 /// [`crate::page_images_where`] decide on. Fields as in [`PageImage`], with
 /// `pixel_width` and `pixel_height` from the image dictionary (before any
 /// reduction or turning upright).
+#[cfg(feature = "images")]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ImagePlacement {
     /// Index of the page in [`Document::pages`] order (0-based).
@@ -104,6 +105,7 @@ pub struct ImagePlacement {
 /// multiple of 90° and/or mirrored, `luma` is re-ordered so that it reads as
 /// the page shows it, row 0 at the top. Skewed or arbitrarily rotated images
 /// keep their sample order.
+#[cfg(feature = "images")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageImage {
     /// Index of the page in [`Document::pages`] order (0-based).

@@ -4,16 +4,21 @@
 
 use super::Attachment;
 use crate::amount;
+#[cfg(feature = "xml")]
 use crate::crosscheck;
 use crate::date;
+#[cfg(feature = "xml")]
 use crate::dom;
 use crate::fields;
 use crate::geometry::Sheet;
 use crate::items::{self, Token};
 use crate::labels::Take;
 use crate::text;
+#[cfg(feature = "xml")]
 use crate::xml;
-use domain::{DocumentType, FieldFlag, InvoiceRecord, Party, RailwayTrip};
+#[cfg(feature = "xml")]
+use domain::FieldFlag;
+use domain::{DocumentType, InvoiceRecord, Party, RailwayTrip};
 
 pub(super) fn read(sheets: &[Sheet], attachments: &[Attachment<'_>]) -> InvoiceRecord {
     let mut record = InvoiceRecord {
@@ -29,6 +34,17 @@ pub(super) fn read(sheets: &[Sheet], attachments: &[Attachment<'_>]) -> InvoiceR
         record.buyer = buyer(sheet);
         read_trip(sheet, &mut trip);
     }
+    #[cfg(feature = "xml")]
+    with_xbrl(&mut record, &mut trip, attachments);
+    #[cfg(not(feature = "xml"))]
+    let _ = attachments;
+    record.railway = Some(trip);
+    record
+}
+
+/// What the embedded `rai_issuer_*.xml` XBRL adds to the ticket, and its cross-check.
+#[cfg(feature = "xml")]
+fn with_xbrl(record: &mut InvoiceRecord, trip: &mut RailwayTrip, attachments: &[Attachment<'_>]) {
     let parsed = attachments
         .iter()
         .filter(|a| a.name.to_ascii_lowercase().ends_with(".xml"))
@@ -38,14 +54,12 @@ pub(super) fn read(sheets: &[Sheet], attachments: &[Attachment<'_>]) -> InvoiceR
         // The ticket does not print the pre-tax split; the XBRL is its only source.
         record.total_amount = x.total_amount.clone();
         record.total_tax = x.total_tax.clone();
-        fill_trip(&mut record, &mut trip, &x.trip);
+        fill_trip(record, trip, &x.trip);
         if record.buyer.name.is_empty() {
             record.buyer = x.buyer.clone();
         }
-        crosscheck::against(&mut record, "xml", &x.witness, true);
+        crosscheck::against(record, "xml", &x.witness, true);
     }
-    record.railway = Some(trip);
-    record
 }
 
 /// 票价 (or the fee of a refund/change ticket).
@@ -191,6 +205,7 @@ fn passenger(toks: &[Token], trip: &mut RailwayTrip) {
 }
 
 /// Fills trip fields the text lacks from the XBRL, flagging each fill.
+#[cfg(feature = "xml")]
 fn fill_trip(record: &mut InvoiceRecord, trip: &mut RailwayTrip, x: &RailwayTrip) {
     let pairs: [(&str, &mut String, &String); 10] = [
         ("railway.passenger", &mut trip.passenger, &x.passenger),
@@ -279,6 +294,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "xml")]
     fn xml_confirms_or_flags() {
         let xml = |fare: &str| {
             format!(
