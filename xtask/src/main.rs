@@ -16,8 +16,9 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   run [ARGS...]     build and start the service (extra ARGS go to `reimburse serve`)
-  test              install test dependencies, then fmt --check, clippy -D warnings, all tests
-                    (with a throwaway PostgreSQL cluster for the ledger's tests)
+  test              install test dependencies, then fmt --check, clippy -D warnings, the
+                    public-API snapshots, all tests (with a throwaway PostgreSQL cluster for
+                    the ledger's tests)
   bench sse         SSE latency with 100 streams and idle RSS of `reimburse serve`
   bench extract     extraction ms per invoice over ../shared/corpus, against pdfplumber
   bench process     POST /api/process with 20 invoices + 20 screenshots, no LLM
@@ -35,7 +36,7 @@ commands:
   public-api [DIR...]
                     rewrite crates/<DIR>/public-api.txt, the library crates' public APIs (all
                     without DIR), after a meant API change; review the diff. `--check` only
-                    compares";
+                    compares, as `test` does";
 
 fn main() -> anyhow::Result<()> {
     // Cargo runs this program as rustdoc while it writes the public-API snapshots' JSON.

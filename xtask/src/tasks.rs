@@ -68,6 +68,8 @@ pub fn test() -> anyhow::Result<()> {
         "-D",
         "warnings",
     ])?;
+    // After clippy, whose check builds of the dependencies rustdoc reuses.
+    crate::public_api::check()?;
     // The ledger's tests run on PostgreSQL too, and fail rather than skip without it. The
     // cluster is stopped and removed when this returns, whatever the outcome.
     let cluster = crate::postgres::Cluster::start()?;
