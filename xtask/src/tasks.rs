@@ -68,6 +68,8 @@ pub fn test() -> anyhow::Result<()> {
         "-D",
         "warnings",
     ])?;
+    // After clippy, whose check builds of the dependencies rustdoc reuses.
+    crate::public_api::check()?;
     // The library crates' docs (missing_docs is checked by clippy above): rustdoc's own
     // lints, such as a link to an item that does not exist or is private.
     cargo_with_env(
