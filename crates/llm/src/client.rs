@@ -75,6 +75,7 @@ impl Client {
             None => None,
         };
         let http = reqwest::Client::builder()
+            .tls_backend_preconfigured(crate::tls::client_config()?)
             .connect_timeout(config.timeouts.connect)
             // Shorter than any provider's keep-alive, so a pooled connection is rarely stale.
             .pool_idle_timeout(Duration::from_secs(20))

@@ -18,6 +18,7 @@ mod secret;
 mod sse;
 mod stream;
 pub mod testing;
+mod tls;
 mod wire;
 
 pub use client::Client;
