@@ -7,7 +7,7 @@ use crate::request::{ChatRequest, Message, ModelKind};
 use crate::response::{ChatResponse, Usage};
 use crate::runtime::RuntimeThread;
 use crate::stream::{StreamSink, event};
-use crate::transport::{Diverted, Transport};
+use crate::transport::{self, Activity, Diverted, Transport};
 use crate::wire::{self, Chunk, StreamItem};
 use crate::{json, retry, schema};
 use async_openai::error::OpenAIError;
@@ -370,9 +370,16 @@ async fn attempt(
 ) -> Result<Answer, Failure> {
     let idle = inner.config.timeouts.idle;
     let chat = inner.openai.chat();
-    let opened = within(idle, deadline, chat.create_stream_byot::<_, Chunk>(body)).await?;
+    let activity = Activity::new();
+    let opening = chat.create_stream_byot::<_, Chunk>(body);
+    let opened = within(
+        idle,
+        deadline,
+        transport::with_activity(Arc::clone(&activity), opening),
+    )
+    .await?;
     let error = match opened {
-        Ok(stream) => return streamed_answer(inner, stream, emitter, deadline).await,
+        Ok(stream) => return streamed_answer(inner, stream, &activity, emitter, deadline).await,
         Err(error) => error,
     };
     match Diverted::take(error) {
@@ -404,13 +411,14 @@ async fn attempt(
 async fn streamed_answer(
     inner: &Inner,
     mut stream: impl futures_util::Stream<Item = Result<Chunk, OpenAIError>> + Unpin,
+    activity: &Activity,
     emitter: &Emitter,
     deadline: Instant,
 ) -> Result<Answer, Failure> {
     let idle = inner.config.timeouts.idle;
     let mut answer = Answer::default();
     // async-openai ends the stream at `data: [DONE]` and at the end of the body alike.
-    while let Some(item) = within(idle, deadline, stream.next()).await? {
+    while let Some(item) = next_event(&mut stream, activity, idle, deadline).await? {
         let chunk = item.map_err(|e| stream_error(inner, &e))?;
         take_item(inner, chunk.into_item(), emitter, &mut answer)?;
     }
@@ -419,6 +427,27 @@ async fn streamed_answer(
         Ok(answer)
     } else {
         Err(LlmError::Interrupted.into())
+    }
+}
+
+/// The next decoded event, or a timeout once the body has been silent for `idle` (bytes
+/// count, keep-alive comments included, though they make no event) or the deadline passed.
+async fn next_event<S: futures_util::Stream + Unpin>(
+    stream: &mut S,
+    activity: &Activity,
+    idle: Duration,
+    deadline: Instant,
+) -> Result<Option<S::Item>, LlmError> {
+    loop {
+        let quiet = activity.quiet_for();
+        if quiet >= idle {
+            return Err(LlmError::Timeout);
+        }
+        match within(idle - quiet, deadline, stream.next()).await {
+            // Bytes without an event (a comment) may have come meanwhile: look again.
+            Err(LlmError::Timeout) if Instant::now() < deadline => continue,
+            other => return other,
+        }
     }
 }
 

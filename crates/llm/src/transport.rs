@@ -9,13 +9,61 @@
 //! instead (async-openai's `middleware` feature): one request, no retries, and an error
 //! status or a whole JSON answer comes back as [`Diverted`] inside `OpenAIError::Boxed`,
 //! response and all, for the client to read under its own timeouts.
+//!
+//! A streamed body is passed on with two additions. The idle limit counts silence on the
+//! wire, but async-openai's SSE decoder swallows the `: keep-alive` comments some providers
+//! send while a model thinks, so the client cannot see them as events: the transport notes
+//! when body bytes arrive ([`Activity`]) for the attempt that installed one with
+//! [`with_activity`]. And the decoder drops an event the server did not close with a blank
+//! line before closing the connection, so a blank line is added at the end of the body.
 
 use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
+use bytes::Bytes;
+use futures_util::StreamExt as _;
 use reqwest::header::CONTENT_TYPE;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+tokio::task_local! {
+    /// The running attempt's [`Activity`]: async-openai's API has no per-request context, and
+    /// several attempts share one transport.
+    static ACTIVITY: Arc<Activity>;
+}
+
+/// When the response body of one attempt last delivered bytes.
+#[derive(Debug)]
+pub(crate) struct Activity {
+    last: Mutex<Instant>,
+}
+
+impl Activity {
+    pub(crate) fn new() -> Arc<Self> {
+        Arc::new(Self {
+            last: Mutex::new(Instant::now()),
+        })
+    }
+
+    fn touch(&self) {
+        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+    }
+
+    /// How long the body has been silent (since the attempt began, before any bytes).
+    pub(crate) fn quiet_for(&self) -> Duration {
+        self.last
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .elapsed()
+    }
+}
+
+/// Runs `future` (an async-openai call) with `activity` noting its body's bytes.
+pub(crate) async fn with_activity<F: Future>(activity: Arc<Activity>, future: F) -> F::Output {
+    ACTIVITY.scope(activity, future).await
+}
 
 #[derive(Clone)]
 pub(crate) struct Transport {
@@ -91,10 +139,35 @@ impl tower_service::Service<HttpRequestFactory> for Transport {
             } else if is_json(&response) {
                 Diverted::WholeAnswer(response)
             } else {
-                return Ok(response);
+                return Ok(match ACTIVITY.try_with(Arc::clone) {
+                    Ok(activity) => watched(response, activity),
+                    Err(_) => response,
+                });
             };
             Err(OpenAIError::Boxed(Box::new(diverted)))
         })
+    }
+}
+
+/// The same response, its body noting each arrival of bytes in `activity` and ending in a
+/// blank line.
+fn watched(response: reqwest::Response, activity: Arc<Activity>) -> reqwest::Response {
+    let mut head = http::Response::builder()
+        .status(response.status())
+        .version(response.version());
+    if let Some(headers) = head.headers_mut() {
+        *headers = response.headers().clone();
+    }
+    let end = futures_util::stream::once(async { Ok(Bytes::from_static(b"\n\n")) });
+    let body = response
+        .bytes_stream()
+        .inspect(move |_| activity.touch())
+        .chain(end);
+    match head.body(reqwest::Body::wrap_stream(body)) {
+        Ok(rebuilt) => reqwest::Response::from(rebuilt),
+        // Unreachable: the parts come from a valid response. Nothing to return but an
+        // empty body, which the client reports as a cut stream.
+        Err(_) => reqwest::Response::from(http::Response::new(reqwest::Body::from(Vec::new()))),
     }
 }
 

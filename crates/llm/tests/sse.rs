@@ -167,3 +167,25 @@ fn a_payload_that_is_not_json_is_a_protocol_error() {
     )));
     assert_eq!(result.unwrap_err(), LlmError::Protocol);
 }
+
+#[test]
+fn keep_alive_comments_hold_off_the_idle_timeout() {
+    // Only comments for 1.2 s, then the answer; each comment is within the 500 ms limit.
+    let mut pieces: Vec<Vec<u8>> = (0..6).map(|_| b": keep-alive\n\n".to_vec()).collect();
+    pieces.push(format!("data: {}\n\ndata: {STOP}\n\n", content("thought")).into_bytes());
+    let mut config = config(raw_sse_server(pieces, Duration::from_millis(200)));
+    config.timeouts.idle = Duration::from_millis(500);
+    let (result, _) = chat(config);
+    assert_eq!(result.unwrap().content, "thought");
+}
+
+#[test]
+fn a_last_event_without_its_blank_line_still_counts() {
+    // Some servers close right after the last `data:` line.
+    let stream = format!("data: {}\n\ndata: {STOP}", content("ok"));
+    let (result, _) = chat(config(raw_sse_server(
+        vec![stream.into_bytes()],
+        Duration::ZERO,
+    )));
+    assert_eq!(result.unwrap().content, "ok");
+}
