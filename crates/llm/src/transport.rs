@@ -51,7 +51,8 @@ impl Activity {
         *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
     }
 
-    /// How long the body has been silent (since the attempt began, before any bytes).
+    /// How long the body has been silent: since its last bytes, its head, or the start of
+    /// the attempt, whichever came last.
     pub(crate) fn quiet_for(&self) -> Duration {
         self.last
             .lock()
@@ -152,6 +153,8 @@ impl tower_service::Service<HttpRequestFactory> for Transport {
 /// The same response, its body noting each arrival of bytes in `activity` and ending in a
 /// blank line.
 fn watched(response: reqwest::Response, activity: Arc<Activity>) -> reqwest::Response {
+    // The head just arrived: the silence starts now, not when the request went out.
+    activity.touch();
     let mut head = http::Response::builder()
         .status(response.status())
         .version(response.version());

@@ -17,8 +17,13 @@ use std::io::{Read, Write};
 use std::time::Duration;
 
 /// A server for one request that answers `200 text/event-stream` and writes `pieces` one
-/// write each (with `pause` between), then closes the connection.
+/// write each (with `pause` before each), then closes the connection.
 fn raw_sse_server(pieces: Vec<Vec<u8>>, pause: Duration) -> String {
+    slow_head_sse_server(Duration::ZERO, pieces, pause)
+}
+
+/// [`raw_sse_server`] that waits `head_delay` before the response head.
+fn slow_head_sse_server(head_delay: Duration, pieces: Vec<Vec<u8>>, pause: Duration) -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     std::thread::spawn(move || {
@@ -34,6 +39,7 @@ fn raw_sse_server(pieces: Vec<Vec<u8>>, pause: Duration) -> String {
             }
             seen.extend_from_slice(&buf[..n]);
         }
+        std::thread::sleep(head_delay);
         let head =
             "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
         socket.write_all(head.as_bytes()).unwrap();
@@ -188,4 +194,18 @@ fn a_last_event_without_its_blank_line_still_counts() {
         Duration::ZERO,
     )));
     assert_eq!(result.unwrap().content, "ok");
+}
+
+#[test]
+fn the_idle_limit_restarts_when_the_head_arrives() {
+    // 400 ms to the head, 300 ms more to the body: each wait is within the 500 ms limit.
+    let stream = format!("data: {}\n\ndata: {STOP}\n\n", content("late"));
+    let mut config = config(slow_head_sse_server(
+        Duration::from_millis(400),
+        vec![stream.into_bytes()],
+        Duration::from_millis(300),
+    ));
+    config.timeouts.idle = Duration::from_millis(500);
+    let (result, _) = chat(config);
+    assert_eq!(result.unwrap().content, "late");
 }
