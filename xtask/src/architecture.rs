@@ -64,6 +64,7 @@ const EXCLUSIVE: &[(&str, &[&str])] = &[
     ("rustix", &["finance-bot", "child-lifetime"]),
     ("thirtyfour", &["finance-bot"]),
     ("reqwest", &["llm"]),
+    ("async-openai", &["llm"]),
     ("ort", &["pp-ocr"]),
     ("sqlx", &["ledger"]),
     ("rust_xlsxwriter", &["ledger"]),

@@ -1,16 +1,20 @@
 //! The blocking chat client: attempts, retries, streaming into the sink, JSON correction.
 
 use crate::config::{JsonMode, LlmConfig};
+use crate::endpoint::Endpoint;
 use crate::error::LlmError;
 use crate::request::{ChatRequest, Message, ModelKind};
 use crate::response::{ChatResponse, Usage};
 use crate::runtime::RuntimeThread;
-use crate::sse::SseDecoder;
 use crate::stream::{StreamSink, event};
-use crate::wire::{self, StreamItem};
+use crate::transport::{self, Activity, Diverted, Transport};
+use crate::wire::{self, Chunk, StreamItem};
 use crate::{json, retry, schema};
+use async_openai::error::OpenAIError;
+use async_openai::types::chat::CreateChatCompletionRequest;
 use domain::{Event, LlmPhase};
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use futures_util::StreamExt as _;
+use reqwest::header::RETRY_AFTER;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,10 +40,8 @@ pub struct Client {
 
 struct Inner {
     config: LlmConfig,
-    endpoint: reqwest::Url,
-    /// `Bearer …`, marked sensitive so that even reqwest's own Debug masks it.
-    authorization: Option<HeaderValue>,
-    http: reqwest::Client,
+    /// async-openai's client on the crate's own endpoint `Config` and transport.
+    openai: async_openai::Client<Endpoint>,
     /// Set once the endpoint refused a `response_format` with HTTP 400; later JSON requests
     /// go out prompt-only right away.
     response_format_rejected: AtomicBool,
@@ -62,19 +64,9 @@ enum Msg {
 impl Client {
     /// Builds the client and starts its runtime thread. Fails on an unusable configuration.
     pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
-        let endpoint = config.endpoint()?;
-        let authorization = match &config.api_key {
-            Some(key) => {
-                let mut value = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
-                    .map_err(|_| LlmError::Config {
-                        reason: "API Key 含有无效字符".into(),
-                    })?;
-                value.set_sensitive(true);
-                Some(value)
-            }
-            None => None,
-        };
+        let endpoint = Endpoint::new(&config)?;
         let http = reqwest::Client::builder()
+            .tls_backend_preconfigured(crate::tls::client_config()?)
             .connect_timeout(config.timeouts.connect)
             // Shorter than any provider's keep-alive, so a pooled connection is rarely stale.
             .pool_idle_timeout(Duration::from_secs(20))
@@ -83,13 +75,15 @@ impl Client {
             .map_err(|_| LlmError::Config {
                 reason: "无法初始化 HTTP 客户端".into(),
             })?;
+        // `build` with our reqwest client: `with_config` would build a default one. The
+        // transport then replaces async-openai's retrying executor.
+        let openai = async_openai::Client::build(http.clone(), endpoint)
+            .with_http_service(Transport::new(http));
         let runtime = RuntimeThread::start()?;
         Ok(Self {
             inner: Arc::new(Inner {
                 config,
-                endpoint,
-                authorization,
-                http,
+                openai,
                 response_format_rejected: AtomicBool::new(false),
             }),
             runtime,
@@ -254,7 +248,7 @@ async fn run(
         } else {
             inner.config.json_mode
         };
-        let body = wire::request_body(model, system.as_deref(), &request, &extra, json_mode);
+        let body = wire::chat_request(model, system.as_deref(), &request, &extra, json_mode);
         tracing::debug!(
             model,
             messages = request.messages.len() + extra.len(),
@@ -334,7 +328,7 @@ fn checked_json(content: &str, schema: &serde_json::Value) -> Result<serde_json:
 /// Attempts until one streams a complete answer, retrying what may pass next time.
 async fn with_retries(
     inner: &Inner,
-    body: &serde_json::Value,
+    body: &CreateChatCompletionRequest,
     emitter: &mut Emitter,
     deadline: Instant,
     requests: &mut u32,
@@ -370,76 +364,65 @@ async fn with_retries(
 /// One HTTP request and its streamed answer.
 async fn attempt(
     inner: &Inner,
-    body: &serde_json::Value,
+    body: &CreateChatCompletionRequest,
     emitter: &Emitter,
     deadline: Instant,
 ) -> Result<Answer, Failure> {
     let idle = inner.config.timeouts.idle;
-    let mut builder = inner.http.post(inner.endpoint.clone()).json(body);
-    if let Some(authorization) = &inner.authorization {
-        builder = builder.header(AUTHORIZATION, authorization.clone());
-    }
-    let mut response = within(idle, deadline, builder.send())
-        .await?
-        .map_err(|e| send_error(&e))?;
-    let status = response.status();
-    if !status.is_success() {
-        let retry_after = response
-            .headers()
-            .get(RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(retry::parse_retry_after);
-        let snippet = read_snippet(&mut response, idle, deadline).await;
-        tracing::warn!(
-            status = status.as_u16(),
-            body = %scrub(inner, &snippet),
-            "llm endpoint refused the request"
-        );
-        return Err(Failure {
-            error: LlmError::from_status(status.as_u16()),
-            retry_after,
-        });
-    }
-    let is_json = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if is_json {
-        whole_answer(inner, &mut response, emitter, deadline).await
-    } else {
-        streamed_answer(inner, &mut response, emitter, deadline).await
+    let chat = inner.openai.chat();
+    let activity = Activity::new();
+    let opening = chat.create_stream_byot::<_, Chunk>(body);
+    let opened = within(
+        idle,
+        deadline,
+        transport::with_activity(Arc::clone(&activity), opening),
+    )
+    .await?;
+    let error = match opened {
+        Ok(stream) => return streamed_answer(inner, stream, &activity, emitter, deadline).await,
+        Err(error) => error,
+    };
+    match Diverted::take(error) {
+        Ok(Diverted::Refused(mut response)) => {
+            let status = response.status();
+            let retry_after = response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(retry::parse_retry_after);
+            let snippet = read_snippet(&mut response, idle, deadline).await;
+            tracing::warn!(
+                status = status.as_u16(),
+                body = %scrub(inner, &snippet),
+                "llm endpoint refused the request"
+            );
+            Err(Failure {
+                error: LlmError::from_status(status.as_u16()),
+                retry_after,
+            })
+        }
+        Ok(Diverted::WholeAnswer(mut response)) => {
+            whole_answer(inner, &mut response, emitter, deadline).await
+        }
+        Err(error) => Err(open_error(&error).into()),
     }
 }
 
 async fn streamed_answer(
     inner: &Inner,
-    response: &mut reqwest::Response,
+    mut stream: impl futures_util::Stream<Item = Result<Chunk, OpenAIError>> + Unpin,
+    activity: &Activity,
     emitter: &Emitter,
     deadline: Instant,
 ) -> Result<Answer, Failure> {
     let idle = inner.config.timeouts.idle;
-    let mut decoder = SseDecoder::new();
     let mut answer = Answer::default();
-    loop {
-        let next = within(idle, deadline, response.chunk())
-            .await?
-            .map_err(|e| body_error(&e))?;
-        let Some(bytes) = next else { break };
-        let payloads = decoder.feed(&bytes).map_err(|_| LlmError::Protocol)?;
-        for payload in payloads {
-            if take_payload(inner, &payload, emitter, &mut answer)? {
-                return Ok(answer);
-            }
-        }
+    // async-openai ends the stream at `data: [DONE]` and at the end of the body alike.
+    while let Some(item) = next_event(&mut stream, activity, idle, deadline).await? {
+        let chunk = item.map_err(|e| stream_error(inner, &e))?;
+        take_item(inner, chunk.into_item(), emitter, &mut answer)?;
     }
-    for payload in decoder.finish() {
-        if take_payload(inner, &payload, emitter, &mut answer)? {
-            return Ok(answer);
-        }
-    }
-    // No `[DONE]`: a body that ended after a finish reason is complete, otherwise the
-    // connection was cut.
+    // Complete only after a finish reason, otherwise the connection was closed early.
     if answer.finish_reason.is_some() {
         Ok(answer)
     } else {
@@ -447,16 +430,36 @@ async fn streamed_answer(
     }
 }
 
-/// Applies one SSE payload; `true` at `[DONE]`.
-fn take_payload(
+/// The next decoded event, or a timeout once the body has been silent for `idle` (bytes
+/// count, keep-alive comments included, though they make no event) or the deadline passed.
+async fn next_event<S: futures_util::Stream + Unpin>(
+    stream: &mut S,
+    activity: &Activity,
+    idle: Duration,
+    deadline: Instant,
+) -> Result<Option<S::Item>, LlmError> {
+    loop {
+        let quiet = activity.quiet_for();
+        if quiet >= idle {
+            return Err(LlmError::Timeout);
+        }
+        match within(idle - quiet, deadline, stream.next()).await {
+            // Bytes without an event (a comment) may have come meanwhile: look again.
+            Err(LlmError::Timeout) if Instant::now() < deadline => continue,
+            other => return other,
+        }
+    }
+}
+
+/// Applies one decoded chunk.
+fn take_item(
     inner: &Inner,
-    payload: &str,
+    item: StreamItem,
     emitter: &Emitter,
     answer: &mut Answer,
-) -> Result<bool, LlmError> {
-    match wire::parse_stream_payload(payload) {
-        Some(StreamItem::Done) => Ok(true),
-        Some(StreamItem::Piece(piece)) => {
+) -> Result<(), LlmError> {
+    match item {
+        StreamItem::Piece(piece) => {
             if let Some(text) = piece.reasoning {
                 emitter.reasoning(&text);
                 answer.reasoning.push_str(&text);
@@ -471,15 +474,11 @@ fn take_payload(
             if piece.usage.is_some() {
                 answer.usage = piece.usage;
             }
-            Ok(false)
+            Ok(())
         }
-        Some(StreamItem::ProviderError) => {
-            tracing::warn!(payload = %scrub(inner, &clip(payload)), "llm provider error mid-stream");
+        StreamItem::ProviderError(error) => {
+            tracing::warn!(error = %scrub(inner, &clip(&error)), "llm provider error mid-stream");
             Err(LlmError::Provider)
-        }
-        None => {
-            tracing::warn!(payload = %scrub(inner, &clip(payload)), "llm stream payload is not a chat chunk");
-            Err(LlmError::Protocol)
         }
     }
 }
@@ -502,10 +501,14 @@ async fn whole_answer(
             return Err(LlmError::Protocol.into());
         }
     }
-    let text = String::from_utf8_lossy(&body);
+    let Some(item) = wire::parse_payload(&body) else {
+        let text = String::from_utf8_lossy(&body);
+        tracing::warn!(payload = %scrub(inner, &clip(&text)), "llm answer is not a chat completion");
+        return Err(LlmError::Protocol.into());
+    };
     let mut answer = Answer::default();
     // Same path as a stream, so the sink sees the same events.
-    take_payload(inner, &text, emitter, &mut answer)?;
+    take_item(inner, item, emitter, &mut answer)?;
     answer.finish_reason.get_or_insert_with(|| "stop".into());
     Ok(answer)
 }
@@ -542,17 +545,60 @@ async fn read_snippet(
     String::from_utf8_lossy(&body).into_owned()
 }
 
-fn send_error(error: &reqwest::Error) -> LlmError {
-    // `Display` of a reqwest error names the URL; the log gets the kind only.
-    tracing::warn!(
-        timeout = error.is_timeout(),
-        connect = error.is_connect(),
-        "llm request failed before a response"
-    );
-    if error.is_timeout() {
-        LlmError::Timeout
-    } else {
-        LlmError::Connect
+/// An error before any response: async-openai's, or reqwest's inside it.
+fn open_error(error: &OpenAIError) -> LlmError {
+    match error {
+        OpenAIError::Reqwest(e) => {
+            // `Display` of a reqwest error names the URL; the log gets the kind only.
+            tracing::warn!(
+                timeout = e.is_timeout(),
+                connect = e.is_connect(),
+                "llm request failed before a response"
+            );
+            if e.is_timeout() {
+                LlmError::Timeout
+            } else {
+                LlmError::Connect
+            }
+        }
+        // The transport diverts every error status, so these are defensive.
+        OpenAIError::ApiError(api) => LlmError::from_status(api.status_code.as_u16()),
+        other => {
+            tracing::warn!(kind = error_kind(other), "llm request could not be sent");
+            LlmError::Internal
+        }
+    }
+}
+
+/// An error inside the stream.
+fn stream_error(inner: &Inner, error: &OpenAIError) -> LlmError {
+    match error {
+        OpenAIError::JSONDeserialize(_, payload) => {
+            tracing::warn!(payload = %scrub(inner, &clip(payload)), "llm stream payload is not a chat chunk");
+            LlmError::Protocol
+        }
+        // The body broke off (reqwest's error, through the SSE decoder).
+        OpenAIError::StreamError(_) => {
+            tracing::warn!("llm stream broke");
+            LlmError::Interrupted
+        }
+        other => {
+            tracing::warn!(kind = error_kind(other), "llm stream failed");
+            LlmError::Protocol
+        }
+    }
+}
+
+/// The variant's name only: the messages of some carry URLs or provider text.
+fn error_kind(error: &OpenAIError) -> &'static str {
+    match error {
+        OpenAIError::Reqwest(_) => "reqwest",
+        OpenAIError::ApiError(_) => "api",
+        OpenAIError::JSONDeserialize(..) => "json",
+        OpenAIError::StreamError(_) => "stream",
+        OpenAIError::InvalidArgument(_) => "invalid-argument",
+        OpenAIError::Boxed(_) => "boxed",
+        _ => "other",
     }
 }
 

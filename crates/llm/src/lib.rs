@@ -2,11 +2,14 @@
 //! Ollama, OpenAI…) with a blocking API, streamed `llm_stream` events, JSON answers checked
 //! against a schema, bounded retries and timeouts; plus a scripted test server.
 //!
-//! Only this crate knows the OpenAI wire format; its public API speaks its own types
-//! ([`ChatRequest`], [`ChatResponse`], [`LlmError`]) and `domain::Event::LlmStream`.
+//! Model calls go through async-openai (its request types and SSE decoding) on the crate's
+//! own endpoint configuration and transport; see docs/llm.md for what stays hand-written
+//! and why. Only this crate knows the OpenAI wire format; its public API speaks its own
+//! types ([`ChatRequest`], [`ChatResponse`], [`LlmError`]) and `domain::Event::LlmStream`.
 
 mod client;
 mod config;
+mod endpoint;
 mod error;
 mod json;
 mod request;
@@ -15,9 +18,10 @@ mod retry;
 mod runtime;
 mod schema;
 mod secret;
-mod sse;
 mod stream;
 pub mod testing;
+mod tls;
+mod transport;
 mod wire;
 
 pub use client::Client;
