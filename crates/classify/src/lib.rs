@@ -4,12 +4,12 @@ mod error;
 mod rules;
 mod text;
 
-pub use error::RulesError;
-pub use rules::{Classification, Rule, RuleSet};
+pub use error::ClassifyRulesError;
+pub use rules::{Classification, ClassifyRule, ClassifyRules};
 
 use domain::InvoiceRecord;
 
 /// Classifies with the built-in rules (`rules/default.toml`).
 pub fn classify(record: &InvoiceRecord) -> Classification {
-    RuleSet::builtin().classify(record)
+    ClassifyRules::builtin().classify(record)
 }

@@ -1,6 +1,6 @@
 //! The rules table: parsing, and applying it to an invoice record.
 
-use crate::RulesError;
+use crate::ClassifyRulesError;
 use crate::text::{category, normalise};
 use domain::{DocumentType, InvoiceKind, InvoiceRecord};
 use serde::Deserialize;
@@ -11,7 +11,7 @@ const BUILTIN: &str = include_str!("../rules/default.toml");
 /// One row of the table. Every condition given must hold; each lists alternatives.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rule {
+pub struct ClassifyRule {
     pub name: String,
     pub kind: InvoiceKind,
     #[serde(default)]
@@ -27,9 +27,9 @@ pub struct Rule {
 /// An ordered rules table; the first matching rule decides.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RuleSet {
+pub struct ClassifyRules {
     #[serde(rename = "rule")]
-    rules: Vec<Rule>,
+    rules: Vec<ClassifyRule>,
 }
 
 /// The class of an invoice and the rule that decided it (`None`: no rule matched, general).
@@ -39,29 +39,29 @@ pub struct Classification {
     pub rule: Option<String>,
 }
 
-static BUILTIN_RULES: LazyLock<RuleSet> = LazyLock::new(|| {
+static BUILTIN_RULES: LazyLock<ClassifyRules> = LazyLock::new(|| {
     // The built-in table is checked by a unit test, so this fallback never happens in a
     // released build; it keeps start-up panic-free all the same.
-    RuleSet::parse(BUILTIN).unwrap_or(RuleSet { rules: Vec::new() })
+    ClassifyRules::parse(BUILTIN).unwrap_or(ClassifyRules { rules: Vec::new() })
 });
 
-impl RuleSet {
+impl ClassifyRules {
     /// The table shipped with the project.
-    pub fn builtin() -> &'static RuleSet {
+    pub fn builtin() -> &'static ClassifyRules {
         &BUILTIN_RULES
     }
 
     /// Parses a table in the format of `rules/default.toml`.
-    pub fn parse(text: &str) -> Result<Self, RulesError> {
-        let mut set: RuleSet =
-            toml::from_str(text).map_err(|e| RulesError::Invalid(e.to_string()))?;
+    pub fn parse(text: &str) -> Result<Self, ClassifyRulesError> {
+        let mut set: ClassifyRules =
+            toml::from_str(text).map_err(|e| ClassifyRulesError::Invalid(e.to_string()))?;
         for rule in &mut set.rules {
             let has_condition = !(rule.doc_types.is_empty()
                 && rule.item_category.is_empty()
                 && rule.item_name_contains.is_empty()
                 && rule.seller_contains.is_empty());
             if !has_condition {
-                return Err(RulesError::Invalid(format!(
+                return Err(ClassifyRulesError::Invalid(format!(
                     "rule `{}` has no condition",
                     rule.name
                 )));
@@ -79,7 +79,7 @@ impl RuleSet {
         Ok(set)
     }
 
-    pub fn rules(&self) -> &[Rule] {
+    pub fn rules(&self) -> &[ClassifyRule] {
         &self.rules
     }
 
@@ -101,7 +101,7 @@ impl RuleSet {
     }
 }
 
-impl Rule {
+impl ClassifyRule {
     fn matches(&self, doc_type: DocumentType, items: &[String], seller: &str) -> bool {
         let doc_ok = self.doc_types.is_empty() || self.doc_types.contains(&doc_type);
         let has_item_condition =
@@ -135,18 +135,22 @@ mod tests {
 
     #[test]
     fn the_builtin_table_parses() {
-        let set = RuleSet::parse(BUILTIN).unwrap();
+        let set = ClassifyRules::parse(BUILTIN).unwrap();
         assert!(set.rules().len() >= 6);
-        assert_eq!(RuleSet::builtin().rules().len(), set.rules().len());
+        assert_eq!(ClassifyRules::builtin().rules().len(), set.rules().len());
     }
 
     #[test]
     fn invalid_tables_are_refused() {
-        assert!(RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\n").is_err());
+        assert!(ClassifyRules::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\n").is_err());
         assert!(
-            RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"bogus\"\ndoc_types=[\"railway\"]")
-                .is_err()
+            ClassifyRules::parse(
+                "[[rule]]\nname = \"x\"\nkind = \"bogus\"\ndoc_types=[\"railway\"]"
+            )
+            .is_err()
         );
-        assert!(RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\nunknown = 1").is_err());
+        assert!(
+            ClassifyRules::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\nunknown = 1").is_err()
+        );
     }
 }
