@@ -1,6 +1,6 @@
 //! Recognises every screenshot of a directory of fixtures (image + expected JSON) and prints,
 //! per screen type, how many amounts, dates and card last fours came out right, and every
-//! wrong value: `cargo run --release -p payments --example accuracy -- [DIR] [-v]
+//! wrong value: `cargo run --release -p reimburse-payments --example accuracy -- [DIR] [-v]
 //! [--lines LINES_DIR]`. With `--lines`, the rules run over lines recorded by the
 //! `record_lines` example instead of the engine. `-v` lists every field not right.
 
