@@ -13,4 +13,4 @@ mod render;
 pub use error::PageOcrError;
 pub use gray::Gray;
 pub use reader::PageOcr;
-pub use render::render;
+pub use render::render_page;

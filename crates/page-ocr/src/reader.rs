@@ -2,7 +2,7 @@
 
 use crate::error::PageOcrError;
 use crate::gray::{Gray, Rect};
-use crate::render::{LONG_SIDE, render};
+use crate::render::{LONG_SIDE, render_page};
 use extraction::{LineImage, OcrLine, PageReader, PageRef, Region};
 use std::sync::OnceLock;
 
@@ -42,7 +42,7 @@ impl PageOcr {
 
     /// The page rendered, and its pixels per point across and down.
     fn rendered(pdf: &[u8], page: PageRef) -> Result<(Gray, f32, f32), PageOcrError> {
-        let image = render(pdf, page.index, LONG_SIDE)?;
+        let image = render_page(pdf, page.index, LONG_SIDE)?;
         let sx = image.width as f32 / page.width.max(1.0);
         let sy = image.height as f32 / page.height.max(1.0);
         Ok((image, sx, sy))
