@@ -10,13 +10,17 @@ use std::sync::OnceLock;
 /// small print needs more than a phone screen's 960 px.
 const PAGE_DETECT: u32 = 2400;
 
-/// Reads invoice pages; the PP-OCR models are loaded on first use and shared.
+/// Reads invoice pages for extraction (it implements
+/// [`reimburse_extraction::PageReader`](PageReader)); the
+/// PP-OCR models are loaded on first use and shared by every page read through it.
 #[derive(Debug, Default)]
 pub struct PageOcr {
     engine: OnceLock<Result<pp_ocr::Engine, String>>,
 }
 
 impl PageOcr {
+    /// A reader that loads nothing yet: the models are found (see
+    /// `reimburse_pp_ocr::models_dir`) when the first page is read.
     pub fn new() -> Self {
         Self::default()
     }
