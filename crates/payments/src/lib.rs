@@ -3,7 +3,7 @@
 //! matched to invoices.
 //!
 //! Recognition: the PP-OCR engine ([`pp_ocr`], in process) gives text lines with boxes
-//! ([`Page`]); the screen type is decided by marker words; small readers propose candidate
+//! ([`ScreenText`]); the screen type is decided by marker words; small readers propose candidate
 //! values, each named by its rule; one table of decisions picks each field, or leaves it
 //! empty when unclear ([`read_lines`] is this part alone, over recorded lines). Matching:
 //! [`match_payments`] pairs records with invoices by amount, date window and payee name.
@@ -32,7 +32,7 @@ mod text;
 pub use decide::{DECISIONS, Decided, Decision};
 pub use engine::{read_image, read_page};
 pub use error::PaymentsError;
-pub use lines::{Line, Page};
+pub use lines::{ScreenLine, ScreenText};
 pub use matching::{InvoiceForMatch, Match, MatchHow, MatchPolicy, MatchResult, match_payments};
 pub use readers::{Field, READERS};
 pub use recognize::{Recognition, Recognizer, read_lines};

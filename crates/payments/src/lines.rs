@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// One text line and its box (pixels, right and bottom exclusive).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Line {
+pub struct ScreenLine {
     pub text: String,
     pub x0: u32,
     pub y0: u32,
@@ -22,13 +22,13 @@ fn is_level(a: &f32) -> bool {
 
 /// Every line of one image, top to bottom, and the image's size.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Page {
+pub struct ScreenText {
     pub width: u32,
     pub height: u32,
-    pub lines: Vec<Line>,
+    pub lines: Vec<ScreenLine>,
 }
 
-impl Line {
+impl ScreenLine {
     /// Vertical centre.
     pub fn cy(&self) -> f32 {
         (self.y0 + self.y1) as f32 / 2.0
@@ -48,13 +48,13 @@ impl Line {
 
     /// Whether the two lines share a row: they overlap vertically by at least 70% of the
     /// shorter one's height (boxes are padded, so lines stacked close overlap a little).
-    pub fn shares_row(&self, other: &Line) -> bool {
+    pub fn shares_row(&self, other: &ScreenLine) -> bool {
         let overlap = self.y1.min(other.y1).saturating_sub(self.y0.max(other.y0));
         overlap * 10 >= self.height().min(other.height()).max(1) * 7
     }
 }
 
-impl From<pp_ocr::TextLine> for Line {
+impl From<pp_ocr::TextLine> for ScreenLine {
     fn from(l: pp_ocr::TextLine) -> Self {
         Self {
             text: l.text,

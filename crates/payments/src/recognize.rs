@@ -8,7 +8,7 @@ use crate::decide::{DECISIONS, Decided, decide};
 use crate::engine;
 use crate::error::PaymentsError;
 use crate::layout::Layout;
-use crate::lines::Page;
+use crate::lines::ScreenText;
 use crate::readers::{Field, READERS};
 use crate::record::{
     CHANNEL_ALIPAY, CHANNEL_BANK_SUFFIX, CHANNEL_POS, CHANNEL_UNIONPAY, CHANNEL_WECHAT,
@@ -26,7 +26,7 @@ pub struct Recognition {
     /// Per field: the value and the rule that decided it (or why it stayed empty).
     pub decided: Vec<Decided>,
     /// The OCR lines it was read from.
-    pub page: Page,
+    pub page: ScreenText,
 }
 
 impl Recognition {
@@ -80,7 +80,7 @@ fn decide_fields(layout: &Layout, screen: ScreenType) -> Vec<Decided> {
 }
 
 /// The rules alone, over lines already read: the record of `file`.
-pub fn read_lines(file: &str, page: Page) -> Recognition {
+pub fn read_lines(file: &str, page: ScreenText) -> Recognition {
     let layout = Layout::new(&page);
     let (mut screen, mut screen_rule) = screen::detect(&layout);
     let layout = if screen == ScreenType::PosSlip {
