@@ -33,8 +33,10 @@ pub use decide::{DECISIONS, Decided, Decision};
 pub use engine::{read_image, read_page};
 pub use error::PaymentsError;
 pub use lines::{ScreenLine, ScreenText};
-pub use matching::{InvoiceForMatch, Match, MatchHow, MatchPolicy, MatchResult, match_payments};
-pub use readers::{Field, READERS};
+pub use matching::{
+    Ambiguity, InvoiceForMatch, Match, MatchHow, MatchPolicy, MatchResult, match_payments,
+};
+pub use readers::Field;
 pub use recognize::{Recognition, Recognizer, read_lines};
 pub use record::{
     CHANNEL_ALIPAY, CHANNEL_BANK_SUFFIX, CHANNEL_POS, CHANNEL_UNIONPAY, CHANNEL_WECHAT,

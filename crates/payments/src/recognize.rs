@@ -55,6 +55,15 @@ impl Recognizer {
         })
     }
 
+    /// Loads the models from `dir` (holding `det.onnx`, `rec.onnx` and `libonnxruntime.so`,
+    /// see [`pp_ocr::Engine::load`]).
+    pub fn load(dir: &Path) -> Result<Self, PaymentsError> {
+        let engine = pp_ocr::Engine::load(dir).map_err(|e| PaymentsError::Ocr(e.to_string()))?;
+        Ok(Self {
+            engine: Arc::new(engine),
+        })
+    }
+
     /// Reads the image at `path`.
     pub fn recognize_file(&self, path: &Path) -> Result<Recognition, PaymentsError> {
         let page = engine::read_page(&self.engine, path)?;
