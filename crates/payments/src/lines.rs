@@ -3,13 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One text line and its box (pixels, right and bottom exclusive).
+/// One text line of a screenshot as the OCR read it, and its box (pixels, right and bottom
+/// exclusive).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScreenLine {
+    /// The text read.
     pub text: String,
+    /// Left edge.
     pub x0: u32,
+    /// Top edge.
     pub y0: u32,
+    /// Right edge (exclusive).
     pub x1: u32,
+    /// Bottom edge (exclusive).
     pub y1: u32,
     /// Slant in radians, clockwise; 0 for a level line (and in recordings without it).
     #[serde(default, skip_serializing_if = "is_level")]
@@ -20,11 +26,15 @@ fn is_level(a: &f32) -> bool {
     *a == 0.0
 }
 
-/// Every line of one image, top to bottom, and the image's size.
+/// Every line of one screenshot, top to bottom, and the image's size: what recognition reads
+/// the fields from. Serialises as the `*.lines.json` recordings of the `record_lines` example.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScreenText {
+    /// Image width in pixels.
     pub width: u32,
+    /// Image height in pixels.
     pub height: u32,
+    /// The lines, top to bottom.
     pub lines: Vec<ScreenLine>,
 }
 

@@ -19,7 +19,9 @@ use crate::screen::{self, ScreenType};
 /// What one screenshot gave, and why.
 #[derive(Debug, Clone)]
 pub struct Recognition {
+    /// The payment as read (or a record with `no_payment` set).
     pub record: PaymentRecord,
+    /// Which kind of screen it is.
     pub screen: ScreenType,
     /// The rule that decided the screen type.
     pub screen_rule: String,
@@ -46,8 +48,9 @@ pub struct Recognizer {
 }
 
 impl Recognizer {
-    /// Loads the models `cargo xtask install` put in `models/pp-ocr` (see
-    /// [`pp_ocr::models_dir`]).
+    /// Loads the models from where [`pp_ocr::models_dir`] finds them: the folder in
+    /// `REIMBURSE_MODELS`, else `models/pp-ocr` in the working directory or an ancestor
+    /// (where `cargo xtask install` puts them in the workspace).
     pub fn find() -> Result<Self, PaymentsError> {
         let engine = pp_ocr::Engine::find().map_err(|e| PaymentsError::Ocr(e.to_string()))?;
         Ok(Self {
@@ -64,7 +67,8 @@ impl Recognizer {
         })
     }
 
-    /// Reads the image at `path`.
+    /// Reads the image at `path` (PNG, JPEG or WebP, decoded within the bounds of
+    /// [`bounded_image`](crate::bounded_image)); the record's `file` is the file's name.
     pub fn recognize_file(&self, path: &Path) -> Result<Recognition, PaymentsError> {
         let page = engine::read_page(&self.engine, path)?;
         let file = path
