@@ -74,6 +74,10 @@
 //! # }
 //! ```
 //!
+//! The example `read_screenshots` prints what every screenshot in a folder says, with the
+//! rule behind each field: `cargo run --release -p reimburse-payments --example
+//! read_screenshots -- FOLDER [MODELS]`.
+//!
 //! Start from [`Recognizer`] (images) or [`read_lines`] (recorded lines), which give a
 //! [`Recognition`]: the [`PaymentRecord`], the [`ScreenType`] and, per [`Field`], the
 //! [`Decided`] value and rule. [`PaymentRecord::sanitized`] brings a record from elsewhere
