@@ -27,6 +27,6 @@ pub use fill::{Filled, TemplateReport, check_template, fill, fill_docx};
 pub use generate::{
     DEFAULT_TEMPLATE, DOC_FILE_NAME, DOCX_FILE_NAME, Generated, generate, write_atomic,
 };
-pub use lifetime::{Reaped, reap_leftovers};
+pub use lifetime::{ReapedOffice, reap_leftovers};
 pub use model::{OutboundDoc, OutboundItem, Totals};
 pub use office::DEBIAN_PACKAGE;
