@@ -24,9 +24,7 @@ pub use convert::{ConvertMode, Converter, ConverterConfig};
 pub use domain::{AmountError, Cents};
 pub use error::DocError;
 pub use fill::{Filled, TemplateReport, check_template, fill, fill_docx};
-pub use generate::{
-    DEFAULT_TEMPLATE, DOC_FILE_NAME, DOCX_FILE_NAME, Generated, generate, write_atomic,
-};
+pub use generate::{DEFAULT_TEMPLATE, DOC_FILE_NAME, DOCX_FILE_NAME, Generated, generate};
 pub use lifetime::{ReapedOffice, reap_leftovers};
 pub use model::{OutboundDoc, OutboundItem, Totals};
 pub use office::DEBIAN_PACKAGE;
