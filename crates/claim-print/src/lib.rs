@@ -3,7 +3,7 @@
 //! 粘贴单 sheets: each invoice's own PDF page placed as a vector page, tickets four to a sheet,
 //! payment screenshots beside or after the invoice they pay, OFD and XML invoices as data cards.
 //!
-//! The layout is a Typst template ([`DEFAULT_TEMPLATE`], replaceable by the institution, see
+//! The layout is a Typst template ([`DEFAULT_TEMPLATE_SOURCE`], replaceable by the institution, see
 //! `docs/print-template.md`) rendered in process by the `typst` crate; the data reaches it as
 //! the virtual file `claim.json`. Which item goes on which sheet is decided here ([`plan`]), so
 //! a template only draws. Input is plain data ([`ClaimInput`]); no file is written here.
@@ -25,4 +25,4 @@ pub use model::{
     Attachment, CardPayment, ClaimHeader, ClaimInput, InvoiceInput, PaymentInput, SlotSize,
 };
 pub use preview::preview_png;
-pub use render::{DEFAULT_TEMPLATE, DEFAULT_TEMPLATE_NAME, Rendered, Template, render};
+pub use render::{DEFAULT_TEMPLATE_NAME, DEFAULT_TEMPLATE_SOURCE, Rendered, Template, render};

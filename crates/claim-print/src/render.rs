@@ -16,8 +16,8 @@ use typst::diag::SourceDiagnostic;
 use typst_layout::PagedDocument;
 use typst_pdf::PdfOptions;
 
-/// The template shipped with the service (`templates/报销材料.typ`).
-pub const DEFAULT_TEMPLATE: &str = include_str!("../../../templates/报销材料.typ");
+/// The Typst source of the template shipped with the service (`templates/报销材料.typ`).
+pub const DEFAULT_TEMPLATE_SOURCE: &str = include_str!("../../../templates/报销材料.typ");
 /// Its file name, as typst names it in messages.
 pub const DEFAULT_TEMPLATE_NAME: &str = "报销材料.typ";
 /// Largest template source read.
@@ -56,7 +56,7 @@ fn load(template: &Template) -> Result<Source, PrintError> {
     let Template::File(path) = template else {
         return Ok(Source {
             name: DEFAULT_TEMPLATE_NAME.to_owned(),
-            text: DEFAULT_TEMPLATE.to_owned(),
+            text: DEFAULT_TEMPLATE_SOURCE.to_owned(),
             root: None,
             fonts: system,
         });
