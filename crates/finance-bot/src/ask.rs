@@ -2,7 +2,7 @@
 //! steps with the answer, and ask again while the portal says the answer was wrong.
 
 use crate::error::{ErrorKind, StepPosition, SubmitError};
-use crate::flow::{Action, Step};
+use crate::flow::{Action, FlowStep};
 use crate::person::Challenge;
 use crate::scope::Scope;
 use crate::selector::Selector;
@@ -29,7 +29,7 @@ impl Runner<'_> {
     /// Runs the `ask_person` step at `position`.
     pub(crate) async fn ask_person(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
     ) -> Result<(), SubmitError> {
@@ -111,7 +111,7 @@ impl Runner<'_> {
     /// Runs the step's own steps with `answer` and tells whether the portal took it.
     async fn answer(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
         answer: &str,

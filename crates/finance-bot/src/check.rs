@@ -3,7 +3,7 @@
 //! every template renders against sample data of the shape the service provides (an unknown
 //! variable or filter, an empty selector), each problem with its line in the file.
 
-use crate::flow::{Action, FlowFile, Step};
+use crate::flow::{Action, FlowFile, FlowStep};
 use crate::scope::Scope;
 use crate::submission::{ClaimKind, Submission, SubmissionFiles};
 use crate::template::Template;
@@ -84,7 +84,7 @@ pub fn check_flow(text: &str, sample_files: &Path) -> Vec<FlowProblem> {
 fn check_step(
     text: &str,
     from: &mut usize,
-    step: &Step,
+    step: &FlowStep,
     scope: &Scope<'_>,
     in_row: bool,
     submission: &Submission,
@@ -115,7 +115,7 @@ fn check_step(
 fn own_problems(
     text: &str,
     from: &mut usize,
-    step: &Step,
+    step: &FlowStep,
     scope: &Scope<'_>,
     in_row: bool,
     problems: &mut Vec<FlowProblem>,

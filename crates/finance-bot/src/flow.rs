@@ -51,15 +51,15 @@ pub enum FillMethod {
 #[serde(deny_unknown_fields)]
 pub struct Flows {
     #[serde(default)]
-    pub general: Option<Vec<Step>>,
+    pub general: Option<Vec<FlowStep>>,
     #[serde(default)]
-    pub travel: Option<Vec<Step>>,
+    pub travel: Option<Vec<FlowStep>>,
 }
 
 /// One step: what to do, an optional name for messages and an optional own timeout.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawStep")]
-pub struct Step {
+pub struct FlowStep {
     pub name: Option<String>,
     pub timeout_ms: Option<u64>,
     /// `final_submit = true`: the click that files the claim; `reimburse flow try` stops
@@ -119,7 +119,7 @@ pub enum Action {
         contains: Template,
     },
     RepeatForEachRow {
-        steps: Vec<Step>,
+        steps: Vec<FlowStep>,
     },
     /// Reads an element's text into `into`; with a `pattern`, only what it matches (its first
     /// group, if it has one): `提交成功，单据号：CW2026000101` with `单据号：(\w+)` gives the
@@ -157,7 +157,7 @@ pub enum Action {
         wait_s: u64,
         again_if: Option<Template>,
         again_if_contains: Option<Template>,
-        steps: Vec<Step>,
+        steps: Vec<FlowStep>,
     },
     /// Waits (the step's timeout) for a `confirm()`/`alert()` of the page and accepts it
     /// (`accept_dialog`) or dismisses it (`dismiss_dialog`); with `contains`, a dialog saying
@@ -243,7 +243,7 @@ impl FlowFile {
     }
 
     /// The steps for `kind`, if the file has them.
-    pub fn steps(&self, kind: ClaimKind) -> Option<&[Step]> {
+    pub fn steps(&self, kind: ClaimKind) -> Option<&[FlowStep]> {
         match kind {
             ClaimKind::General => self.flows.general.as_deref(),
             ClaimKind::Travel => self.flows.travel.as_deref(),
@@ -258,7 +258,7 @@ impl Action {
     }
 
     /// The action's own steps, for a block.
-    pub fn nested(&self) -> &[Step] {
+    pub fn nested(&self) -> &[FlowStep] {
         match self {
             Self::RepeatForEachRow { steps } | Self::AskPerson { steps, .. } => steps,
             _ => &[],
@@ -366,7 +366,7 @@ impl Action {
     }
 }
 
-impl Step {
+impl FlowStep {
     /// The step's name, or a short description built from its templates' source text (which
     /// never holds a secret value).
     pub fn label(&self) -> String {
@@ -411,7 +411,7 @@ impl Step {
     }
 }
 
-impl Step {
+impl FlowStep {
     /// What the step does with this data, secrets masked: `填写 #password = ***`.
     pub fn describe(&self, vars: &dyn Lookup) -> String {
         let show = |t: &Template| {
@@ -485,7 +485,7 @@ struct RawStep {
     read_text_into_error: Option<bool>,
     settle_ms: Option<u64>,
     ms: Option<u64>,
-    steps: Option<Vec<Step>>,
+    steps: Option<Vec<FlowStep>>,
     final_submit: Option<bool>,
     prompt: Option<Template>,
     image: Option<Template>,
@@ -500,7 +500,7 @@ struct RawStep {
 const DEFAULT_WAIT_S: u64 = 180;
 const DEFAULT_ATTEMPTS: u32 = 3;
 
-impl TryFrom<RawStep> for Step {
+impl TryFrom<RawStep> for FlowStep {
     type Error = String;
 
     fn try_from(mut raw: RawStep) -> Result<Self, String> {
@@ -520,7 +520,7 @@ impl TryFrom<RawStep> for Step {
                 leftover.join("、")
             ));
         }
-        Ok(Step {
+        Ok(FlowStep {
             name: raw.name,
             timeout_ms: raw.timeout_ms,
             final_submit: raw.final_submit.unwrap_or(false),
@@ -647,7 +647,7 @@ fn build_action(raw: &mut RawStep) -> Result<Action, String> {
 
 /// The `steps` of a block action; blocks do not nest (a row loop or a question inside another
 /// would make a step's position and its variables ambiguous).
-fn nested_steps(raw: &mut RawStep, action: &str) -> Result<Vec<Step>, String> {
+fn nested_steps(raw: &mut RawStep, action: &str) -> Result<Vec<FlowStep>, String> {
     let steps = raw.steps.take().ok_or("缺少 steps")?;
     if steps.iter().any(|s| s.action.is_block()) {
         return Err(format!(

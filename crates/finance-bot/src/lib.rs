@@ -29,7 +29,7 @@ pub use check::{FlowProblem, SERVICE_CLAIM_KEYS, check_flow, sample_submission};
 pub use driver::{Browser, CHROMIUM_ARGS, Reaped, WebDriverTarget, reap_leftovers};
 pub use error::{ErrorKind, SubmitError};
 pub use flow::{
-    Action, Choice, FillMethod, FlowError, FlowFile, Flows, Pattern, PortalSection, Step,
+    Action, Choice, FillMethod, FlowError, FlowFile, FlowStep, Flows, Pattern, PortalSection,
 };
 pub use person::{AnswerFuture, Challenge, Person};
 pub use pool::{BrowserPool, BrowserSlot};

@@ -2,7 +2,7 @@
 //! under its own timeout, and turning WebDriver errors into Chinese reasons.
 
 use crate::error::{ErrorKind, StepPosition, SubmitError, scrub};
-use crate::flow::{Action, Choice, FillMethod, Step, join_url};
+use crate::flow::{Action, Choice, FillMethod, FlowStep, join_url};
 use crate::person::{Person, PersonClock};
 use crate::scope::Scope;
 use crate::screenshot::StepShots;
@@ -173,7 +173,7 @@ impl<'a> Runner<'a> {
     /// `stop_before` (0-based) when given.
     pub async fn run(
         &mut self,
-        steps: &[Step],
+        steps: &[FlowStep],
         scope: Scope<'_>,
         stop_before: Option<usize>,
     ) -> Result<(), SubmitError> {
@@ -210,7 +210,7 @@ impl<'a> Runner<'a> {
 
     pub(crate) async fn run_step(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
     ) -> Result<(), SubmitError> {
@@ -237,7 +237,7 @@ impl<'a> Runner<'a> {
     /// dialog's words as a refusal.
     pub(crate) async fn attempt(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
     ) -> Result<(), Failure> {
