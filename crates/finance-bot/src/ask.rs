@@ -7,7 +7,7 @@ use crate::person::Challenge;
 use crate::scope::Scope;
 use crate::selector::Selector;
 use crate::steps::{Failure, POLL, Runner, Want};
-use crate::template::Template;
+use crate::template::FlowTemplate;
 use std::time::{Duration, Instant};
 
 /// True once the element is a picture that finished loading (or is not a picture at all).
@@ -182,7 +182,7 @@ impl Runner<'_> {
     }
 
     /// The challenge element's picture, once it is visible and loaded.
-    async fn capture(&mut self, sel: &Template, scope: &Scope<'_>) -> Result<Vec<u8>, Failure> {
+    async fn capture(&mut self, sel: &FlowTemplate, scope: &Scope<'_>) -> Result<Vec<u8>, Failure> {
         let sel = selector(sel, scope)?;
         let timeout = self.default_timeout;
         let deadline = Instant::now() + timeout;
@@ -216,14 +216,14 @@ impl Runner<'_> {
     }
 }
 
-fn render(template: &Template, scope: &Scope<'_>) -> Result<String, Failure> {
+fn render(template: &FlowTemplate, scope: &Scope<'_>) -> Result<String, Failure> {
     template
         .render(scope)
         .map(|r| r.text)
         .map_err(|e| Failure::new(ErrorKind::InvalidFlow, e.to_string()))
 }
 
-fn selector(template: &Template, scope: &Scope<'_>) -> Result<Selector, Failure> {
+fn selector(template: &FlowTemplate, scope: &Scope<'_>) -> Result<Selector, Failure> {
     Selector::parse(&render(template, scope)?).ok_or_else(|| {
         Failure::new(
             ErrorKind::InvalidFlow,

@@ -6,7 +6,7 @@
 use crate::flow::{Action, FlowFile, FlowStep};
 use crate::scope::Scope;
 use crate::submission::{ClaimKind, Submission, SubmissionFiles};
-use crate::template::Template;
+use crate::template::FlowTemplate;
 use crate::validate::{SAMPLE_ANSWER, step_problems};
 use domain::{Password, SessionConfig};
 use std::collections::BTreeMap;
@@ -121,7 +121,7 @@ fn own_problems(
     problems: &mut Vec<FlowProblem>,
 ) {
     // Every template's line, in file order, so a problem names the line of its own step.
-    let lines: Vec<(&Template, Option<usize>)> = step
+    let lines: Vec<(&FlowTemplate, Option<usize>)> = step
         .action
         .templates()
         .into_iter()

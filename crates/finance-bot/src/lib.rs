@@ -35,4 +35,4 @@ pub use person::{AnswerFuture, Challenge, Person};
 pub use pool::{BrowserPool, BrowserSlot};
 pub use selector::Selector;
 pub use submission::{ClaimKind, Submission, SubmissionFiles};
-pub use template::{FILTERS, NAMESPACES, Template};
+pub use template::{FILTERS, FlowTemplate, NAMESPACES};

@@ -7,7 +7,7 @@ use crate::person::{Person, PersonClock};
 use crate::scope::Scope;
 use crate::screenshot::StepShots;
 use crate::selector::Selector;
-use crate::template::{Lookup, Template};
+use crate::template::{FlowTemplate, Lookup};
 use crate::validate::file_list;
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -295,12 +295,12 @@ impl<'a> Runner<'a> {
         timeout: Duration,
         deadline: Instant,
     ) -> Result<(), Failure> {
-        let render = |t: &Template| -> Result<String, Failure> {
+        let render = |t: &FlowTemplate| -> Result<String, Failure> {
             t.render(scope)
                 .map(|r| r.text)
                 .map_err(|e| Failure::new(ErrorKind::InvalidFlow, e.to_string()))
         };
-        let selector = |t: &Template| -> Result<Selector, Failure> {
+        let selector = |t: &FlowTemplate| -> Result<Selector, Failure> {
             Selector::parse(&render(t)?).ok_or_else(|| {
                 Failure::new(
                     ErrorKind::InvalidFlow,

@@ -6,7 +6,7 @@ use crate::flow::{Action, FlowFile, FlowStep, join_url};
 use crate::scope::Scope;
 use crate::selector::Selector;
 use crate::submission::Submission;
-use crate::template::{Lookup, Template};
+use crate::template::{FlowTemplate, Lookup};
 use std::path::Path;
 
 /// What stands for the person's answer when a flow is checked before anyone is asked.
@@ -116,7 +116,7 @@ pub(crate) fn step_problems<'t>(
     step: &'t FlowStep,
     scope: &Scope<'_>,
     in_row: bool,
-) -> Vec<(Option<&'t Template>, String)> {
+) -> Vec<(Option<&'t FlowTemplate>, String)> {
     let action = &step.action;
     let mut problems = Vec::new();
     for template in action.templates() {
@@ -182,7 +182,7 @@ pub(crate) fn step_problems<'t>(
     problems
 }
 
-fn rendered(template: &Template, scope: &Scope<'_>) -> Option<String> {
+fn rendered(template: &FlowTemplate, scope: &Scope<'_>) -> Option<String> {
     template.render(scope).ok().map(|r| r.text)
 }
 
