@@ -26,7 +26,7 @@ pub use bot::{
     Bot, BotOptions, CLAIM_NO_KEY, OnRead, SubmitOutcome, TryOutcome, final_submit_index,
 };
 pub use check::{FlowProblem, SERVICE_CLAIM_KEYS, check_flow, sample_submission};
-pub use driver::{Browser, CHROMIUM_ARGS, Reaped, WebDriverTarget, reap_leftovers};
+pub use driver::{Browser, CHROMIUM_ARGS, ReapedDirs, WebDriverTarget, reap_leftovers};
 pub use error::{ErrorKind, SubmitError};
 pub use flow::{
     Action, Choice, FillMethod, FlowError, FlowFile, FlowStep, Flows, Pattern, PortalSection,
