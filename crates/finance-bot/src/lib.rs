@@ -33,6 +33,5 @@ pub use flow::{
 };
 pub use person::{AnswerFuture, Challenge, Person};
 pub use pool::{BrowserPool, BrowserSlot};
-pub use selector::Selector;
 pub use submission::{ClaimKind, Submission, SubmissionFiles};
 pub use template::{FILTERS, FlowTemplate, NAMESPACES};

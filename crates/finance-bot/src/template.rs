@@ -192,7 +192,7 @@ impl FlowTemplate {
     }
 
     /// Fills the holes from `vars`.
-    pub fn render(&self, vars: &dyn Lookup) -> Result<Rendered, RenderError> {
+    pub(crate) fn render(&self, vars: &dyn Lookup) -> Result<Rendered, RenderError> {
         let mut text = String::new();
         let mut shown = String::new();
         for part in &self.parts {
