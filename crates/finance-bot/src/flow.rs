@@ -413,7 +413,7 @@ impl FlowStep {
 
 impl FlowStep {
     /// What the step does with this data, secrets masked: `填写 #password = ***`.
-    pub fn describe(&self, vars: &dyn Lookup) -> String {
+    pub(crate) fn describe(&self, vars: &dyn Lookup) -> String {
         let show = |t: &FlowTemplate| {
             t.render(vars)
                 .map(|r| r.shown)
