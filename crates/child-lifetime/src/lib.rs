@@ -10,7 +10,37 @@
 //!   cannot reach a child whose parent died before it was armed, nor the grandchildren, which
 //!   [`kill_marked`] finds by a marker in their command line or environment).
 //!
-//! This file holds the workspace's one `unsafe`: the `pre_exec` that arms the signal.
+//! ```
+//! use reimburse_child_lifetime::{reap_scratch_dirs, record, spawn};
+//! use std::process::Command;
+//! use std::time::Duration;
+//!
+//! # fn main() -> std::io::Result<()> {
+//! let work_dir = tempfile::tempdir()?; // the service's folder for scratch directories
+//!
+//! // Each child works in a scratch folder of its own, named with a prefix the caller owns.
+//! let scratch = work_dir.path().join("office-1");
+//! std::fs::create_dir(&scratch)?;
+//! let mut command = Command::new("sleep");
+//! command.arg("60");
+//! let mut child = spawn(command)?; // dies with this process, however it ends
+//! record(&scratch, child.id())?; // and is found again by the next start after a `kill -9`
+//!
+//! // At the next start: kill what an earlier run left behind, remove its scratch folders.
+//! let reaped = reap_scratch_dirs(work_dir.path(), "office-", Duration::from_secs(5));
+//! assert_eq!((reaped.processes, reaped.directories), (1, 1));
+//! assert!(!child.wait()?.success());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Start from [`spawn`] in place of [`Command::spawn`]; add [`record`] and, at start-up,
+//! [`reap_scratch_dirs`] (or [`kill_recorded`] and [`kill_marked_and_wait`] alone) for
+//! children that work in a scratch folder. Linux only (`prctl`, `/proc`).
+//!
+//! The crate holds the workspace's one `unsafe`: the `pre_exec` that arms the signal.
+
+#![warn(missing_docs)]
 
 use std::io;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! sheets hold two invoices (VAT invoices, itineraries, cards) with the screenshots that pay
 //! them beside them, quarter sheets four railway tickets with their screenshots after them,
 //! then the screenshots no invoice took, four to a sheet. Page counts follow from these rules
-//! alone (docs/print-template.md), whatever template draws them.
+//! alone, whatever template draws them.
 
 use crate::guard::{MAX_TOTAL_BYTES, PdfCheck, check_image, check_pdf};
 use crate::model::{Attachment, ClaimInput, InvoiceInput, PaymentInput, SlotSize};

@@ -16,8 +16,8 @@ use typst::diag::SourceDiagnostic;
 use typst_layout::PagedDocument;
 use typst_pdf::PdfOptions;
 
-/// The template shipped with the service (`templates/报销材料.typ`).
-pub const DEFAULT_TEMPLATE: &str = include_str!("../../../templates/报销材料.typ");
+/// The Typst source of the template shipped with the service (`templates/报销材料.typ`).
+pub const DEFAULT_TEMPLATE_SOURCE: &str = include_str!("../../../templates/报销材料.typ");
 /// Its file name, as typst names it in messages.
 pub const DEFAULT_TEMPLATE_NAME: &str = "报销材料.typ";
 /// Largest template source read.
@@ -26,6 +26,7 @@ const MAX_TEMPLATE_BYTES: u64 = 1024 * 1024;
 /// Which template lays the package out.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Template {
+    /// The template shipped with the crate ([`DEFAULT_TEMPLATE_SOURCE`]).
     #[default]
     Default,
     /// An institution's own file; files it reads (a logo) are looked up beside it, fonts in a
@@ -36,7 +37,9 @@ pub enum Template {
 /// A rendered package.
 #[derive(Debug, Clone)]
 pub struct Rendered {
+    /// The PDF's bytes.
     pub pdf: Vec<u8>,
+    /// Its pages.
     pub pages: usize,
     /// 粘贴单 sheets among the pages.
     pub sheets: usize,
@@ -56,7 +59,7 @@ fn load(template: &Template) -> Result<Source, PrintError> {
     let Template::File(path) = template else {
         return Ok(Source {
             name: DEFAULT_TEMPLATE_NAME.to_owned(),
-            text: DEFAULT_TEMPLATE.to_owned(),
+            text: DEFAULT_TEMPLATE_SOURCE.to_owned(),
             root: None,
             fonts: system,
         });
@@ -94,7 +97,9 @@ fn load(template: &Template) -> Result<Source, PrintError> {
     })
 }
 
-/// Renders the package of `input` with `template`.
+/// Renders the package of `input` with `template`. An invoice PDF that cannot be placed (or
+/// an image that cannot be read) is drawn as its data card and said in
+/// [`Rendered::notes`]; only a failure of the whole package is an error.
 pub fn render(input: &ClaimInput, template: &Template) -> Result<Rendered, PrintError> {
     let source = load(template)?;
     if source.fonts.fonts.is_empty() {

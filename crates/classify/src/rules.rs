@@ -1,6 +1,6 @@
 //! The rules table: parsing, and applying it to an invoice record.
 
-use crate::RulesError;
+use crate::ClassifyRulesError;
 use crate::text::{category, normalise};
 use domain::{DocumentType, InvoiceKind, InvoiceRecord};
 use serde::Deserialize;
@@ -8,60 +8,95 @@ use std::sync::LazyLock;
 
 const BUILTIN: &str = include_str!("../rules/default.toml");
 
-/// One row of the table. Every condition given must hold; each lists alternatives.
+/// One row of a [`ClassifyRules`] table (a `[[rule]]`). Every condition given must hold; each
+/// lists alternatives, of which one must hold. Text in conditions is kept NFKC-normalised with
+/// whitespace removed, as the invoice's text is compared.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rule {
+pub struct ClassifyRule {
+    /// The rule's name, reported in [`Classification::rule`] when it decides.
     pub name: String,
+    /// The class the rule gives.
     pub kind: InvoiceKind,
+    /// The invoice's layout is one of these (empty: any layout).
     #[serde(default)]
     pub doc_types: Vec<DocumentType>,
+    /// An item's `*category*` prefix, without the asterisks, is one of these
+    /// (`*住宿服务*住宿费` has `住宿服务`).
     #[serde(default)]
     pub item_category: Vec<String>,
+    /// An item's full name (category included) contains one of these.
     #[serde(default)]
     pub item_name_contains: Vec<String>,
+    /// The seller's name contains one of these.
     #[serde(default)]
     pub seller_contains: Vec<String>,
 }
 
-/// An ordered rules table; the first matching rule decides.
+/// An ordered rules table; the first matching rule decides, and an invoice no rule matches is
+/// [`InvoiceKind::General`].
+///
+/// The table is TOML, one `[[rule]]` per [`ClassifyRule`]:
+///
+/// ```toml
+/// [[rule]]
+/// name = "hotel stay"
+/// kind = "travel"                     # or "general"
+/// item_category = ["住宿服务", "住宿"]
+///
+/// [[rule]]
+/// name = "transport and lodging sellers"
+/// kind = "travel"
+/// seller_contains = ["铁路", "航空", "酒店"]
+/// ```
+///
+/// Conditions are `doc_types` (`railway`, `air_itinerary`, `toll`, `digital_normal`,
+/// `digital_special`, `vat_e_normal`, `vat_e_special`, `general_machine`), `item_category`,
+/// `item_name_contains` and `seller_contains`; a rule needs at least one. Item conditions hold
+/// when a single line item satisfies all of the rule's item conditions. Text is compared after
+/// NFKC normalisation with whitespace removed, so spaced-out or Kangxi-radical text matches.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RuleSet {
+pub struct ClassifyRules {
     #[serde(rename = "rule")]
-    rules: Vec<Rule>,
+    rules: Vec<ClassifyRule>,
 }
 
-/// The class of an invoice and the rule that decided it (`None`: no rule matched, general).
+/// The class of an invoice and the rule that decided it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Classification {
+    /// Travel or general.
     pub kind: InvoiceKind,
+    /// The [`ClassifyRule::name`] of the deciding rule; `None` when no rule matched (then the
+    /// kind is general).
     pub rule: Option<String>,
 }
 
-static BUILTIN_RULES: LazyLock<RuleSet> = LazyLock::new(|| {
+static BUILTIN_RULES: LazyLock<ClassifyRules> = LazyLock::new(|| {
     // The built-in table is checked by a unit test, so this fallback never happens in a
     // released build; it keeps start-up panic-free all the same.
-    RuleSet::parse(BUILTIN).unwrap_or(RuleSet { rules: Vec::new() })
+    ClassifyRules::parse(BUILTIN).unwrap_or(ClassifyRules { rules: Vec::new() })
 });
 
-impl RuleSet {
-    /// The table shipped with the project.
-    pub fn builtin() -> &'static RuleSet {
+impl ClassifyRules {
+    /// The table shipped with the crate (its `rules/default.toml`): rail, flight and toll
+    /// documents, hotel stays, passenger transport, ticket and lodging bookings and tolls are
+    /// travel; meals are general even at a hotel.
+    pub fn builtin() -> &'static ClassifyRules {
         &BUILTIN_RULES
     }
 
-    /// Parses a table in the format of `rules/default.toml`.
-    pub fn parse(text: &str) -> Result<Self, RulesError> {
-        let mut set: RuleSet =
-            toml::from_str(text).map_err(|e| RulesError::Invalid(e.to_string()))?;
+    /// Parses a table in the format described on [`ClassifyRules`].
+    pub fn parse(text: &str) -> Result<Self, ClassifyRulesError> {
+        let mut set: ClassifyRules =
+            toml::from_str(text).map_err(|e| ClassifyRulesError::Invalid(e.to_string()))?;
         for rule in &mut set.rules {
             let has_condition = !(rule.doc_types.is_empty()
                 && rule.item_category.is_empty()
                 && rule.item_name_contains.is_empty()
                 && rule.seller_contains.is_empty());
             if !has_condition {
-                return Err(RulesError::Invalid(format!(
+                return Err(ClassifyRulesError::Invalid(format!(
                     "rule `{}` has no condition",
                     rule.name
                 )));
@@ -79,10 +114,12 @@ impl RuleSet {
         Ok(set)
     }
 
-    pub fn rules(&self) -> &[Rule] {
+    /// The rules, in the order they are tried.
+    pub fn rules(&self) -> &[ClassifyRule] {
         &self.rules
     }
 
+    /// The class of `record` by the first rule that matches it.
     pub fn classify(&self, record: &InvoiceRecord) -> Classification {
         let items: Vec<String> = record.items.iter().map(|i| normalise(&i.name)).collect();
         let seller = normalise(&record.seller.name);
@@ -101,7 +138,7 @@ impl RuleSet {
     }
 }
 
-impl Rule {
+impl ClassifyRule {
     fn matches(&self, doc_type: DocumentType, items: &[String], seller: &str) -> bool {
         let doc_ok = self.doc_types.is_empty() || self.doc_types.contains(&doc_type);
         let has_item_condition =
@@ -135,18 +172,22 @@ mod tests {
 
     #[test]
     fn the_builtin_table_parses() {
-        let set = RuleSet::parse(BUILTIN).unwrap();
+        let set = ClassifyRules::parse(BUILTIN).unwrap();
         assert!(set.rules().len() >= 6);
-        assert_eq!(RuleSet::builtin().rules().len(), set.rules().len());
+        assert_eq!(ClassifyRules::builtin().rules().len(), set.rules().len());
     }
 
     #[test]
     fn invalid_tables_are_refused() {
-        assert!(RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\n").is_err());
+        assert!(ClassifyRules::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\n").is_err());
         assert!(
-            RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"bogus\"\ndoc_types=[\"railway\"]")
-                .is_err()
+            ClassifyRules::parse(
+                "[[rule]]\nname = \"x\"\nkind = \"bogus\"\ndoc_types=[\"railway\"]"
+            )
+            .is_err()
         );
-        assert!(RuleSet::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\nunknown = 1").is_err());
+        assert!(
+            ClassifyRules::parse("[[rule]]\nname = \"x\"\nkind = \"travel\"\nunknown = 1").is_err()
+        );
     }
 }

@@ -141,7 +141,7 @@ fn record(doc_type: DocumentType, items: &[&str], seller: &str) -> InvoiceRecord
 
 #[test]
 fn each_case_is_decided_by_its_rule() {
-    let set = reimburse_classify::RuleSet::builtin();
+    let set = reimburse_classify::ClassifyRules::builtin();
     for (rule, doc_type, items, seller) in CASES {
         let c = set.classify(&record(*doc_type, items, seller));
         assert_eq!(c.rule.as_deref(), Some(*rule), "{items:?} / {seller}");
@@ -152,7 +152,7 @@ fn each_case_is_decided_by_its_rule() {
 
 #[test]
 fn every_rule_has_a_case() {
-    for rule in reimburse_classify::RuleSet::builtin().rules() {
+    for rule in reimburse_classify::ClassifyRules::builtin().rules() {
         assert!(
             CASES.iter().any(|(name, ..)| *name == rule.name),
             "rule {:?} has no case in tests/rules.rs",
@@ -163,7 +163,7 @@ fn every_rule_has_a_case() {
 
 #[test]
 fn what_no_rule_takes_is_general() {
-    let set = reimburse_classify::RuleSet::builtin();
+    let set = reimburse_classify::ClassifyRules::builtin();
     for items in GENERAL {
         let c = set.classify(&record(DocumentType::DigitalNormal, items, "某有限公司"));
         assert_eq!((c.kind, c.rule), (InvoiceKind::General, None), "{items:?}");

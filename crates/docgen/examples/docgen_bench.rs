@@ -1,7 +1,7 @@
 //! Latency benchmark of the outbound-stock document: template fill, cold conversion (one
 //! soffice per document), warm conversion (long-lived soffice) and a whole warm `generate`.
 //! Prints medians in milliseconds. Run with
-//! `cargo run --release -p docgen --example docgen_bench [RUNS]`.
+//! `cargo run --release -p reimburse-docgen --example docgen_bench [RUNS]`.
 
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 

@@ -1,7 +1,8 @@
 //! Fills a template with sample (or given) data and writes `易耗品、出库单.doc/.docx`, to try
-//! a clerk's own template: `cargo run -p docgen --example docgen_generate -- TEMPLATE OUT_DIR [DOC.json]`.
-//! DOC.json has the fields of `reimburse_docgen::OutboundDoc` (date, claimant, department, storage,
-//! items[name, spec, unit, quantity, unit_price, amount]).
+//! a clerk's own template:
+//! `cargo run -p reimburse-docgen --example docgen_generate -- TEMPLATE OUT_DIR [DOC.json]`.
+//! DOC.json has the fields of `reimburse_docgen::OutboundDoc` (date, claimant, department,
+//! storage, items[name, spec, unit, quantity, unit_price, amount]).
 
 #![allow(
     clippy::print_stdout,

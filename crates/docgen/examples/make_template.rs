@@ -1,6 +1,6 @@
 //! Generates the committed Word template `templates/易耗品出库单.docx`: a university-style
 //! consumables outbound-stock form with docgen placeholders. Run with
-//! `cargo run -p docgen --example make_template [OUTPUT]`; the output is byte-for-byte
+//! `cargo run -p reimburse-docgen --example make_template [OUTPUT]`; the output is byte-for-byte
 //! reproducible (fixed zip timestamps), so regenerating shows up in git only when this changes.
 
 #![allow(

@@ -33,6 +33,7 @@ pub enum ConvertMode {
 /// Settings of a [`Converter`]. `Default` finds everything on its own.
 #[derive(Debug, Clone)]
 pub struct ConverterConfig {
+    /// Warm, cold, or warm when possible.
     pub mode: ConvertMode,
     /// `soffice` (or `soffice.bin`) to use; None searches PATH and the usual directories.
     pub soffice: Option<PathBuf>,

@@ -8,12 +8,17 @@ use std::path::PathBuf;
 pub enum DocError {
     /// The template file is not there.
     #[error("模板文件不存在：{}", path.display())]
-    TemplateMissing { path: PathBuf },
+    TemplateMissing {
+        /// The path given.
+        path: PathBuf,
+    },
 
     /// The template file exists but could not be read.
     #[error("无法读取模板文件 {}：{source}", path.display())]
     TemplateRead {
+        /// The path given.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
 
@@ -36,7 +41,9 @@ pub enum DocError {
     BadAmount {
         /// 1-based position of the item.
         index: usize,
+        /// The item's name.
         name: String,
+        /// The amount as given.
         value: String,
     },
 
@@ -54,19 +61,26 @@ pub enum DocError {
 
     /// LibreOffice did not finish in time and was killed.
     #[error("文档转换超时（超过 {seconds} 秒），已终止 LibreOffice 进程")]
-    ConversionTimeout { seconds: u64 },
+    ConversionTimeout {
+        /// The timeout that passed.
+        seconds: u64,
+    },
 
     /// Writing a result file failed.
     #[error("{}", write_failure(path, source))]
     Write {
+        /// The file that was being written.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
 
     /// Scratch files or processes for the conversion could not be set up.
     #[error("无法准备文档转换（{what}）：{source}")]
     Setup {
+        /// What was being set up.
         what: &'static str,
+        /// The operating system's error.
         source: std::io::Error,
     },
 }

@@ -69,7 +69,7 @@ pub fn generate(
 
 /// Temp file in the same directory (named `.tmp-*`, so session listings skip it), fsync,
 /// rename over the target, fsync of the directory so the rename itself survives a crash.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DocError> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DocError> {
     let failed = |source| DocError::Write {
         path: path.to_path_buf(),
         source,

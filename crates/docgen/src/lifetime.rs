@@ -21,7 +21,7 @@ pub(crate) fn record(scratch: &Path, pid: u32) {
 
 /// What [`reap_leftovers`] cleaned.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Reaped {
+pub struct ReapedOffice {
     /// LibreOffice processes killed.
     pub processes: usize,
     /// Scratch directories removed.
@@ -34,7 +34,7 @@ pub struct Reaped {
 /// kills the LibreOffice each scratch directory records, if still running, and removes the
 /// directories; then removes the pipe sockets in /tmp that no LibreOffice listens on. Call at
 /// start-up, before the converter is used, and at shutdown, after its last use.
-pub fn reap_leftovers(work_dir: &Path) -> Reaped {
+pub fn reap_leftovers(work_dir: &Path) -> ReapedOffice {
     // soffice's helpers carry the scratch folder in TMPDIR; and a pipe is stale only once its
     // process is gone, so the pipes are swept after.
     let dirs = child_lifetime::reap_scratch_dirs(
@@ -42,7 +42,7 @@ pub fn reap_leftovers(work_dir: &Path) -> Reaped {
         SCRATCH_PREFIX,
         std::time::Duration::from_secs(5),
     );
-    Reaped {
+    ReapedOffice {
         processes: dirs.processes,
         directories: dirs.directories,
         pipes: crate::warm::remove_orphan_pipes(),

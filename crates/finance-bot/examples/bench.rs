@@ -2,7 +2,7 @@
 //! in headless Chromium; prints the wall time (target: at most 15 s). `RUST_LOG=finance_bot=info`
 //! shows each step with a timestamp.
 //!
-//! `CARGO_TARGET_DIR=/work/target-bot cargo run -p finance-bot --example bench [-- ROWS]`
+//! `CARGO_TARGET_DIR=/work/target-bot cargo run -p reimburse-finance-bot --example bench [-- ROWS]`
 
 #![allow(clippy::print_stdout, reason = "an example reports on stdout")]
 

@@ -2,12 +2,12 @@
 //! steps with the answer, and ask again while the portal says the answer was wrong.
 
 use crate::error::{ErrorKind, StepPosition, SubmitError};
-use crate::flow::{Action, Step};
+use crate::flow::{Action, FlowStep};
 use crate::person::Challenge;
 use crate::scope::Scope;
 use crate::selector::Selector;
 use crate::steps::{Failure, POLL, Runner, Want};
-use crate::template::Template;
+use crate::template::FlowTemplate;
 use std::time::{Duration, Instant};
 
 /// True once the element is a picture that finished loading (or is not a picture at all).
@@ -29,7 +29,7 @@ impl Runner<'_> {
     /// Runs the `ask_person` step at `position`.
     pub(crate) async fn ask_person(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
     ) -> Result<(), SubmitError> {
@@ -111,7 +111,7 @@ impl Runner<'_> {
     /// Runs the step's own steps with `answer` and tells whether the portal took it.
     async fn answer(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
         answer: &str,
@@ -182,7 +182,7 @@ impl Runner<'_> {
     }
 
     /// The challenge element's picture, once it is visible and loaded.
-    async fn capture(&mut self, sel: &Template, scope: &Scope<'_>) -> Result<Vec<u8>, Failure> {
+    async fn capture(&mut self, sel: &FlowTemplate, scope: &Scope<'_>) -> Result<Vec<u8>, Failure> {
         let sel = selector(sel, scope)?;
         let timeout = self.default_timeout;
         let deadline = Instant::now() + timeout;
@@ -216,14 +216,14 @@ impl Runner<'_> {
     }
 }
 
-fn render(template: &Template, scope: &Scope<'_>) -> Result<String, Failure> {
+fn render(template: &FlowTemplate, scope: &Scope<'_>) -> Result<String, Failure> {
     template
         .render(scope)
         .map(|r| r.text)
         .map_err(|e| Failure::new(ErrorKind::InvalidFlow, e.to_string()))
 }
 
-fn selector(template: &Template, scope: &Scope<'_>) -> Result<Selector, Failure> {
+fn selector(template: &FlowTemplate, scope: &Scope<'_>) -> Result<Selector, Failure> {
     Selector::parse(&render(template, scope)?).ok_or_else(|| {
         Failure::new(
             ErrorKind::InvalidFlow,

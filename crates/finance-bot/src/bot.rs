@@ -4,7 +4,7 @@
 use crate::driver::{Browser, WebDriverTarget};
 use crate::error::{ErrorKind, SubmitError};
 use crate::flow::FlowFile;
-use crate::flow::Step;
+use crate::flow::FlowStep;
 use crate::log_filter::without_wire_traffic;
 use crate::person::Person;
 use crate::scope::Scope;
@@ -120,7 +120,7 @@ struct Mode {
 
 /// The step `reimburse flow try` stops before: the one marked `final_submit`, else the last
 /// top-level click.
-pub fn final_submit_index(steps: &[Step]) -> Option<usize> {
+pub fn final_submit_index(steps: &[FlowStep]) -> Option<usize> {
     steps.iter().position(|s| s.final_submit).or_else(|| {
         steps
             .iter()

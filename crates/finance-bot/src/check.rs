@@ -3,10 +3,10 @@
 //! every template renders against sample data of the shape the service provides (an unknown
 //! variable or filter, an empty selector), each problem with its line in the file.
 
-use crate::flow::{Action, FlowFile, Step};
+use crate::flow::{Action, FlowFile, FlowStep};
 use crate::scope::Scope;
 use crate::submission::{ClaimKind, Submission, SubmissionFiles};
-use crate::template::Template;
+use crate::template::FlowTemplate;
 use crate::validate::{SAMPLE_ANSWER, step_problems};
 use domain::{Password, SessionConfig};
 use std::collections::BTreeMap;
@@ -84,7 +84,7 @@ pub fn check_flow(text: &str, sample_files: &Path) -> Vec<FlowProblem> {
 fn check_step(
     text: &str,
     from: &mut usize,
-    step: &Step,
+    step: &FlowStep,
     scope: &Scope<'_>,
     in_row: bool,
     submission: &Submission,
@@ -115,13 +115,13 @@ fn check_step(
 fn own_problems(
     text: &str,
     from: &mut usize,
-    step: &Step,
+    step: &FlowStep,
     scope: &Scope<'_>,
     in_row: bool,
     problems: &mut Vec<FlowProblem>,
 ) {
     // Every template's line, in file order, so a problem names the line of its own step.
-    let lines: Vec<(&Template, Option<usize>)> = step
+    let lines: Vec<(&FlowTemplate, Option<usize>)> = step
         .action
         .templates()
         .into_iter()

@@ -378,13 +378,13 @@ fn create_private_log(log: &Path) -> Result<(), String> {
 
 /// What [`reap_leftovers`] cleaned: browser processes (chromedriver, Chromium) killed and run
 /// directories removed.
-pub use child_lifetime::ReapedDirs as Reaped;
+pub use child_lifetime::ReapedDirs;
 
 /// Cleans what browsers of an earlier run of the service left in `work_dir` (the
 /// [`crate::BotOptions::work_dir`] it gave them): kills chromedriver and every Chromium
 /// process still carrying a run directory's path, then removes the directories. Call at
 /// start-up, before any submission.
-pub fn reap_leftovers(work_dir: &Path) -> Reaped {
+pub fn reap_leftovers(work_dir: &Path) -> ReapedDirs {
     child_lifetime::reap_scratch_dirs(work_dir, RUN_DIR_PREFIX, QUIT_TIMEOUT)
 }
 

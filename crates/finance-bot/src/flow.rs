@@ -1,7 +1,7 @@
 //! Flow files: a portal's description and its step lists per claim kind, read from TOML.
 
 use crate::submission::ClaimKind;
-use crate::template::{Lookup, Template};
+use crate::template::{FlowTemplate, Lookup};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -22,7 +22,7 @@ pub struct PortalSection {
     /// (`{{claim.portal_url | default('http://127.0.0.1:8090')}}`).
     /// `BotOptions::base_url` overrides it.
     #[serde(default)]
-    pub base_url: Option<Template>,
+    pub base_url: Option<FlowTemplate>,
     /// Free text for people editing the file.
     #[serde(default)]
     pub description: Option<String>,
@@ -51,15 +51,15 @@ pub enum FillMethod {
 #[serde(deny_unknown_fields)]
 pub struct Flows {
     #[serde(default)]
-    pub general: Option<Vec<Step>>,
+    pub general: Option<Vec<FlowStep>>,
     #[serde(default)]
-    pub travel: Option<Vec<Step>>,
+    pub travel: Option<Vec<FlowStep>>,
 }
 
 /// One step: what to do, an optional name for messages and an optional own timeout.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawStep")]
-pub struct Step {
+pub struct FlowStep {
     pub name: Option<String>,
     pub timeout_ms: Option<u64>,
     /// `final_submit = true`: the click that files the claim; `reimburse flow try` stops
@@ -73,13 +73,13 @@ pub struct Step {
 pub enum Action {
     /// Navigates the whole window; a relative URL is joined to the portal's base URL.
     Open {
-        url: Template,
+        url: FlowTemplate,
     },
     /// Types into a text field, clearing it first unless `clear = false`. With
     /// `optional = true` an empty value skips the step (the field keeps what the page put there).
     Fill {
-        selector: Template,
-        value: Template,
+        selector: FlowTemplate,
+        value: FlowTemplate,
         clear: bool,
         optional: bool,
         /// `None`: the portal's `fill_method`.
@@ -88,58 +88,58 @@ pub enum Action {
     /// Chooses an option of a `<select>` by its exact value or visible text; `optional` and
     /// `method` as for fill (`type` clicks the option, `script` sets it and fires `change`).
     Select {
-        selector: Template,
+        selector: FlowTemplate,
         choice: Choice,
         optional: bool,
         method: Option<FillMethod>,
     },
     Click {
-        selector: Template,
+        selector: FlowTemplate,
     },
     /// Gives a file input one or more files (the template's lines, each an absolute path).
     Upload {
-        selector: Template,
-        files: Template,
+        selector: FlowTemplate,
+        files: FlowTemplate,
         /// When set, an empty file list skips the step instead of failing.
         optional: bool,
     },
     SwitchFrame {
-        selector: Template,
+        selector: FlowTemplate,
     },
     SwitchFrameParent,
     SwitchFrameDefault,
     /// Waits until an element is present (or visible); fails early if `fail_if` shows up.
     WaitFor {
-        selector: Template,
+        selector: FlowTemplate,
         visible: bool,
-        fail_if: Option<Template>,
+        fail_if: Option<FlowTemplate>,
     },
     WaitForText {
-        selector: Template,
-        contains: Template,
+        selector: FlowTemplate,
+        contains: FlowTemplate,
     },
     RepeatForEachRow {
-        steps: Vec<Step>,
+        steps: Vec<FlowStep>,
     },
     /// Reads an element's text into `into`; with a `pattern`, only what it matches (its first
     /// group, if it has one): `提交成功，单据号：CW2026000101` with `单据号：(\w+)` gives the
     /// number alone.
     ReadText {
-        selector: Template,
+        selector: FlowTemplate,
         into: String,
         pattern: Option<Pattern>,
     },
     AssertText {
-        selector: Template,
-        contains: Template,
-        message: Option<Template>,
+        selector: FlowTemplate,
+        contains: FlowTemplate,
+        message: Option<FlowTemplate>,
     },
     /// Fails when the element is there; its text (all matches) becomes the reason if asked.
     /// Right after a click it first waits (at most `settle_ms`) for the page that click loads.
     FailIfPresent {
-        selector: Template,
+        selector: FlowTemplate,
         read_text_into_error: bool,
-        message: Option<Template>,
+        message: Option<FlowTemplate>,
         settle_ms: Option<u64>,
     },
     SleepMs {
@@ -151,20 +151,20 @@ pub enum Action {
     /// `again_if_contains`, the answer was wrong: the person is asked again with the portal's
     /// words, up to `attempts` times; any other text there is the portal's refusal.
     AskPerson {
-        prompt: Template,
-        image: Option<Template>,
+        prompt: FlowTemplate,
+        image: Option<FlowTemplate>,
         attempts: u32,
         wait_s: u64,
-        again_if: Option<Template>,
-        again_if_contains: Option<Template>,
-        steps: Vec<Step>,
+        again_if: Option<FlowTemplate>,
+        again_if_contains: Option<FlowTemplate>,
+        steps: Vec<FlowStep>,
     },
     /// Waits (the step's timeout) for a `confirm()`/`alert()` of the page and accepts it
     /// (`accept_dialog`) or dismisses it (`dismiss_dialog`); with `contains`, a dialog saying
     /// something else fails the step with its text.
     Dialog {
         accept: bool,
-        contains: Option<Template>,
+        contains: Option<FlowTemplate>,
     },
 }
 
@@ -213,8 +213,8 @@ impl Eq for Pattern {}
 /// How a `select` step picks its option.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Choice {
-    Value(Template),
-    Text(Template),
+    Value(FlowTemplate),
+    Text(FlowTemplate),
 }
 
 /// A flow file that could not be read or understood.
@@ -243,7 +243,7 @@ impl FlowFile {
     }
 
     /// The steps for `kind`, if the file has them.
-    pub fn steps(&self, kind: ClaimKind) -> Option<&[Step]> {
+    pub fn steps(&self, kind: ClaimKind) -> Option<&[FlowStep]> {
         match kind {
             ClaimKind::General => self.flows.general.as_deref(),
             ClaimKind::Travel => self.flows.travel.as_deref(),
@@ -258,7 +258,7 @@ impl Action {
     }
 
     /// The action's own steps, for a block.
-    pub fn nested(&self) -> &[Step] {
+    pub fn nested(&self) -> &[FlowStep] {
         match self {
             Self::RepeatForEachRow { steps } | Self::AskPerson { steps, .. } => steps,
             _ => &[],
@@ -290,7 +290,7 @@ impl Action {
     }
 
     /// Every template of this step (not of nested steps), for validation.
-    pub fn templates(&self) -> Vec<&Template> {
+    pub fn templates(&self) -> Vec<&FlowTemplate> {
         match self {
             Self::Open { url } => vec![url],
             Self::Fill {
@@ -339,7 +339,7 @@ impl Action {
     }
 
     /// The templates that are selectors (checked for a valid prefix after rendering).
-    pub fn selector_templates(&self) -> Vec<&Template> {
+    pub fn selector_templates(&self) -> Vec<&FlowTemplate> {
         match self {
             Self::Fill { selector, .. }
             | Self::Select { selector, .. }
@@ -366,7 +366,7 @@ impl Action {
     }
 }
 
-impl Step {
+impl FlowStep {
     /// The step's name, or a short description built from its templates' source text (which
     /// never holds a secret value).
     pub fn label(&self) -> String {
@@ -411,10 +411,10 @@ impl Step {
     }
 }
 
-impl Step {
+impl FlowStep {
     /// What the step does with this data, secrets masked: `填写 #password = ***`.
-    pub fn describe(&self, vars: &dyn Lookup) -> String {
-        let show = |t: &Template| {
+    pub(crate) fn describe(&self, vars: &dyn Lookup) -> String {
+        let show = |t: &FlowTemplate| {
             t.render(vars)
                 .map(|r| r.shown)
                 .unwrap_or_else(|_| t.source().to_owned())
@@ -468,31 +468,31 @@ struct RawStep {
     action: String,
     name: Option<String>,
     timeout_ms: Option<u64>,
-    url: Option<Template>,
-    selector: Option<Template>,
-    value: Option<Template>,
-    text: Option<Template>,
+    url: Option<FlowTemplate>,
+    selector: Option<FlowTemplate>,
+    value: Option<FlowTemplate>,
+    text: Option<FlowTemplate>,
     clear: Option<bool>,
     method: Option<FillMethod>,
-    files: Option<Template>,
+    files: Option<FlowTemplate>,
     optional: Option<bool>,
     visible: Option<bool>,
-    fail_if: Option<Template>,
-    contains: Option<Template>,
+    fail_if: Option<FlowTemplate>,
+    contains: Option<FlowTemplate>,
     into: Option<String>,
     pattern: Option<String>,
-    message: Option<Template>,
+    message: Option<FlowTemplate>,
     read_text_into_error: Option<bool>,
     settle_ms: Option<u64>,
     ms: Option<u64>,
-    steps: Option<Vec<Step>>,
+    steps: Option<Vec<FlowStep>>,
     final_submit: Option<bool>,
-    prompt: Option<Template>,
-    image: Option<Template>,
+    prompt: Option<FlowTemplate>,
+    image: Option<FlowTemplate>,
     attempts: Option<u32>,
     wait_s: Option<u64>,
-    again_if: Option<Template>,
-    again_if_contains: Option<Template>,
+    again_if: Option<FlowTemplate>,
+    again_if_contains: Option<FlowTemplate>,
 }
 
 /// How long the person has to answer a challenge unless the step says, and how often a wrong
@@ -500,7 +500,7 @@ struct RawStep {
 const DEFAULT_WAIT_S: u64 = 180;
 const DEFAULT_ATTEMPTS: u32 = 3;
 
-impl TryFrom<RawStep> for Step {
+impl TryFrom<RawStep> for FlowStep {
     type Error = String;
 
     fn try_from(mut raw: RawStep) -> Result<Self, String> {
@@ -520,7 +520,7 @@ impl TryFrom<RawStep> for Step {
                 leftover.join("、")
             ));
         }
-        Ok(Step {
+        Ok(FlowStep {
             name: raw.name,
             timeout_ms: raw.timeout_ms,
             final_submit: raw.final_submit.unwrap_or(false),
@@ -647,7 +647,7 @@ fn build_action(raw: &mut RawStep) -> Result<Action, String> {
 
 /// The `steps` of a block action; blocks do not nest (a row loop or a question inside another
 /// would make a step's position and its variables ambiguous).
-fn nested_steps(raw: &mut RawStep, action: &str) -> Result<Vec<Step>, String> {
+fn nested_steps(raw: &mut RawStep, action: &str) -> Result<Vec<FlowStep>, String> {
     let steps = raw.steps.take().ok_or("缺少 steps")?;
     if steps.iter().any(|s| s.action.is_block()) {
         return Err(format!(

@@ -26,13 +26,12 @@ pub use bot::{
     Bot, BotOptions, CLAIM_NO_KEY, OnRead, SubmitOutcome, TryOutcome, final_submit_index,
 };
 pub use check::{FlowProblem, SERVICE_CLAIM_KEYS, check_flow, sample_submission};
-pub use driver::{Browser, CHROMIUM_ARGS, Reaped, WebDriverTarget, reap_leftovers};
+pub use driver::{Browser, CHROMIUM_ARGS, ReapedDirs, WebDriverTarget, reap_leftovers};
 pub use error::{ErrorKind, SubmitError};
 pub use flow::{
-    Action, Choice, FillMethod, FlowError, FlowFile, Flows, Pattern, PortalSection, Step,
+    Action, Choice, FillMethod, FlowError, FlowFile, FlowStep, Flows, Pattern, PortalSection,
 };
 pub use person::{AnswerFuture, Challenge, Person};
 pub use pool::{BrowserPool, BrowserSlot};
-pub use selector::Selector;
 pub use submission::{ClaimKind, Submission, SubmissionFiles};
-pub use template::{FILTERS, NAMESPACES, Template};
+pub use template::{FILTERS, FlowTemplate, NAMESPACES};

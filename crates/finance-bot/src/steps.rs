@@ -2,12 +2,12 @@
 //! under its own timeout, and turning WebDriver errors into Chinese reasons.
 
 use crate::error::{ErrorKind, StepPosition, SubmitError, scrub};
-use crate::flow::{Action, Choice, FillMethod, Step, join_url};
+use crate::flow::{Action, Choice, FillMethod, FlowStep, join_url};
 use crate::person::{Person, PersonClock};
 use crate::scope::Scope;
 use crate::screenshot::StepShots;
 use crate::selector::Selector;
-use crate::template::{Lookup, Template};
+use crate::template::{FlowTemplate, Lookup};
 use crate::validate::file_list;
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -173,7 +173,7 @@ impl<'a> Runner<'a> {
     /// `stop_before` (0-based) when given.
     pub async fn run(
         &mut self,
-        steps: &[Step],
+        steps: &[FlowStep],
         scope: Scope<'_>,
         stop_before: Option<usize>,
     ) -> Result<(), SubmitError> {
@@ -210,7 +210,7 @@ impl<'a> Runner<'a> {
 
     pub(crate) async fn run_step(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
     ) -> Result<(), SubmitError> {
@@ -237,7 +237,7 @@ impl<'a> Runner<'a> {
     /// dialog's words as a refusal.
     pub(crate) async fn attempt(
         &mut self,
-        step: &Step,
+        step: &FlowStep,
         position: StepPosition,
         scope: &Scope<'_>,
     ) -> Result<(), Failure> {
@@ -295,12 +295,12 @@ impl<'a> Runner<'a> {
         timeout: Duration,
         deadline: Instant,
     ) -> Result<(), Failure> {
-        let render = |t: &Template| -> Result<String, Failure> {
+        let render = |t: &FlowTemplate| -> Result<String, Failure> {
             t.render(scope)
                 .map(|r| r.text)
                 .map_err(|e| Failure::new(ErrorKind::InvalidFlow, e.to_string()))
         };
-        let selector = |t: &Template| -> Result<Selector, Failure> {
+        let selector = |t: &FlowTemplate| -> Result<Selector, Failure> {
             Selector::parse(&render(t)?).ok_or_else(|| {
                 Failure::new(
                     ErrorKind::InvalidFlow,

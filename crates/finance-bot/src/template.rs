@@ -24,7 +24,7 @@ pub const FILTERS: [&str; 11] = [
 /// A parsed template. Keeps its source text, which never holds a secret (secrets only come in
 /// through variables), so it is what a step's description shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Template {
+pub struct FlowTemplate {
     source: String,
     parts: Vec<Part>,
 }
@@ -131,7 +131,7 @@ pub enum RenderError {
     },
 }
 
-impl Template {
+impl FlowTemplate {
     /// Parses `source`; a string without `{{` is a literal.
     pub fn parse(source: &str) -> Result<Self, ParseError> {
         let fail = |reason: String| ParseError {
@@ -192,7 +192,7 @@ impl Template {
     }
 
     /// Fills the holes from `vars`.
-    pub fn render(&self, vars: &dyn Lookup) -> Result<Rendered, RenderError> {
+    pub(crate) fn render(&self, vars: &dyn Lookup) -> Result<Rendered, RenderError> {
         let mut text = String::new();
         let mut shown = String::new();
         for part in &self.parts {
@@ -212,7 +212,7 @@ impl Template {
     }
 }
 
-impl TryFrom<String> for Template {
+impl TryFrom<String> for FlowTemplate {
     type Error = ParseError;
 
     fn try_from(source: String) -> Result<Self, Self::Error> {
@@ -220,7 +220,7 @@ impl TryFrom<String> for Template {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Template {
+impl<'de> serde::Deserialize<'de> for FlowTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let source = String::deserialize(deserializer)?;
         Self::parse(&source).map_err(serde::de::Error::custom)
@@ -520,7 +520,7 @@ mod tests {
     }
 
     fn render(source: &str) -> Result<Rendered, RenderError> {
-        Template::parse(source).unwrap().render(&vars())
+        FlowTemplate::parse(source).unwrap().render(&vars())
     }
 
     #[test]
@@ -553,7 +553,7 @@ mod tests {
         assert_eq!(render(other).unwrap().text, "其他");
         let strict = "{{config.default_person_id | map('100001=甲')}}";
         assert!(render(strict).is_err());
-        assert!(Template::parse("{{config.username | map('甲')}}").is_err());
+        assert!(FlowTemplate::parse("{{config.username | map('甲')}}").is_err());
     }
 
     #[test]
@@ -619,15 +619,15 @@ mod tests {
             "x}}",
             "{{row.x | default('open)}}",
         ] {
-            assert!(Template::parse(bad).is_err(), "{bad}");
+            assert!(FlowTemplate::parse(bad).is_err(), "{bad}");
         }
-        let err = Template::parse("{{row.x | shout}}").unwrap_err();
+        let err = FlowTemplate::parse("{{row.x | shout}}").unwrap_err();
         assert!(err.to_string().contains("未知过滤器「shout」"), "{err}");
     }
 
     #[test]
     fn lists_variables() {
-        let t = Template::parse("{{row.a}}-{{claim.b | default(config.c)}}").unwrap();
+        let t = FlowTemplate::parse("{{row.a}}-{{claim.b | default(config.c)}}").unwrap();
         assert_eq!(t.variables(), ["row.a", "claim.b", "config.c"]);
         assert!(t.uses_namespace("row"));
         assert!(!t.uses_namespace("files"));

@@ -2,11 +2,11 @@
 //! every filter applicable, every selector well-formed, every file there.
 
 use crate::error::{ErrorKind, StepPosition, SubmitError};
-use crate::flow::{Action, FlowFile, Step, join_url};
+use crate::flow::{Action, FlowFile, FlowStep, join_url};
 use crate::scope::Scope;
 use crate::selector::Selector;
 use crate::submission::Submission;
-use crate::template::{Lookup, Template};
+use crate::template::{FlowTemplate, Lookup};
 use std::path::Path;
 
 /// What stands for the person's answer when a flow is checked before anyone is asked.
@@ -97,7 +97,7 @@ pub fn validate(
 }
 
 fn check_step(
-    step: &Step,
+    step: &FlowStep,
     position: StepPosition,
     scope: &Scope<'_>,
     in_row: bool,
@@ -113,10 +113,10 @@ fn check_step(
 /// first of these ends the list), an empty selector, a relative URL without a base, an upload
 /// without files or with a path that is not an existing absolute file.
 pub(crate) fn step_problems<'t>(
-    step: &'t Step,
+    step: &'t FlowStep,
     scope: &Scope<'_>,
     in_row: bool,
-) -> Vec<(Option<&'t Template>, String)> {
+) -> Vec<(Option<&'t FlowTemplate>, String)> {
     let action = &step.action;
     let mut problems = Vec::new();
     for template in action.templates() {
@@ -182,7 +182,7 @@ pub(crate) fn step_problems<'t>(
     problems
 }
 
-fn rendered(template: &Template, scope: &Scope<'_>) -> Option<String> {
+fn rendered(template: &FlowTemplate, scope: &Scope<'_>) -> Option<String> {
     template.render(scope).ok().map(|r| r.text)
 }
 
@@ -212,7 +212,7 @@ struct Problems {
 }
 
 impl Problems {
-    fn add(&mut self, position: StepPosition, step: &Step, reason: String) {
+    fn add(&mut self, position: StepPosition, step: &FlowStep, reason: String) {
         let duplicate = self.list.iter().any(|(p, _, r)| {
             p.index == position.index && p.nested == position.nested && *r == reason
         });

@@ -7,8 +7,8 @@
 //! median and p99. Target: under 5 ms for the three together.
 //!
 //! `cargo xtask bench ledger` runs it on SQLite and on a throwaway PostgreSQL cluster
-//! (`REIMBURSE_BENCH_POSTGRES_URL`); `cargo bench -p ledger --bench ledger` alone runs SQLite.
-//! `REIMBURSE_BENCH_INVOICES` sets another size.
+//! (`REIMBURSE_BENCH_POSTGRES_URL`); `cargo bench -p reimburse-ledger --bench ledger` alone
+//! runs SQLite. `REIMBURSE_BENCH_INVOICES` sets another size.
 
 #![allow(
     clippy::unwrap_used,

@@ -1,6 +1,7 @@
-//! Shows what the page OCR reads: `cargo run --release -p page-ocr --example ocr_dump --
-//! FILE.pdf [--page]`. Without `--page`, every text-layer run that is mostly U+FFFD is read
-//! again and printed beside its position; with it, the whole first page is read.
+//! Shows what the page OCR reads:
+//! `cargo run --release -p reimburse-page-ocr --example ocr_dump -- FILE.pdf [--page]`.
+//! Without `--page`, every text-layer run that is mostly U+FFFD is read again and printed
+//! beside its position; with it, the whole first page is read.
 
 #![allow(clippy::print_stdout, reason = "a command-line tool reports on stdout")]
 #![allow(clippy::unwrap_used, reason = "a developer tool")]

@@ -1,10 +1,13 @@
 //! An 8-bit grey image, row by row, and the crops the reader frames from it.
 
-/// Pixels row by row, one byte each.
+/// An 8-bit grey image (a rendered page): 0 is black, 255 white.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Gray {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// Pixels row by row, one byte each (`width × height` of them).
     pub pixels: Vec<u8>,
 }
 

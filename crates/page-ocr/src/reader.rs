@@ -2,7 +2,7 @@
 
 use crate::error::PageOcrError;
 use crate::gray::{Gray, Rect};
-use crate::render::{LONG_SIDE, render};
+use crate::render::{LONG_SIDE, render_page};
 use extraction::{LineImage, OcrLine, PageReader, PageRef, Region};
 use std::sync::OnceLock;
 
@@ -10,13 +10,17 @@ use std::sync::OnceLock;
 /// small print needs more than a phone screen's 960 px.
 const PAGE_DETECT: u32 = 2400;
 
-/// Reads invoice pages; the PP-OCR models are loaded on first use and shared.
+/// Reads invoice pages for extraction (it implements
+/// [`reimburse_extraction::PageReader`](PageReader)); the
+/// PP-OCR models are loaded on first use and shared by every page read through it.
 #[derive(Debug, Default)]
 pub struct PageOcr {
     engine: OnceLock<Result<pp_ocr::Engine, String>>,
 }
 
 impl PageOcr {
+    /// A reader that loads nothing yet: the models are found (see
+    /// `reimburse_pp_ocr::models_dir`) when the first page is read.
     pub fn new() -> Self {
         Self::default()
     }
@@ -42,7 +46,7 @@ impl PageOcr {
 
     /// The page rendered, and its pixels per point across and down.
     fn rendered(pdf: &[u8], page: PageRef) -> Result<(Gray, f32, f32), PageOcrError> {
-        let image = render(pdf, page.index, LONG_SIDE)?;
+        let image = render_page(pdf, page.index, LONG_SIDE)?;
         let sx = image.width as f32 / page.width.max(1.0);
         let sy = image.height as f32 / page.height.max(1.0);
         Ok((image, sx, sy))

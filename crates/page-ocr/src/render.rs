@@ -14,8 +14,9 @@ pub const LONG_SIDE: u32 = 3508;
 /// How long a page may take to render.
 const DEADLINE: Duration = Duration::from_secs(20);
 
-/// Renders page `index` (0-based) of `pdf` with its longer side `long_side` pixels.
-pub fn render(pdf: &[u8], index: usize, long_side: u32) -> Result<Gray, PageOcrError> {
+/// Renders page `index` (0-based) of `pdf` with its longer side `long_side` pixels, by
+/// `pdftoppm` (a child process, killed if it takes longer than 20 s).
+pub fn render_page(pdf: &[u8], index: usize, long_side: u32) -> Result<Gray, PageOcrError> {
     let page = (index + 1).to_string();
     let mut child = Command::new("pdftoppm")
         .args([

@@ -131,7 +131,7 @@ fn an_image_only_scan_of_an_invoice_is_read() {
     let page = &doc.pages[0];
     // A 300-dpi grey scan of the page, placed as the page's only content.
     let long = (page.width.max(page.height) / 72.0 * 300.0).round() as u32;
-    let scan = reimburse_page_ocr::render(&std::fs::read(&source).unwrap(), 0, long).unwrap();
+    let scan = reimburse_page_ocr::render_page(&std::fs::read(&source).unwrap(), 0, long).unwrap();
     let content = format!("q {} 0 0 {} 0 0 cm /Im1 Do Q", page.width, page.height);
     let bytes = pdf(
         page.width,
@@ -254,7 +254,7 @@ fn seal_pdf(name: &str) -> Vec<u8> {
 fn a_payee_named_only_in_its_seal_is_read_from_the_seal_and_flagged() {
     let reader = ocr();
     let name = "示例省高速公路经营管理中心";
-    let seal = reimburse_page_ocr::render(&seal_pdf(name), 0, 400).unwrap();
+    let seal = reimburse_page_ocr::render_page(&seal_pdf(name), 0, 400).unwrap();
     let (w, h) = (538.5_f32, 360.0_f32);
     let lines: [(f32, f32, f32, &str); 8] = [
         (164.0, 39.0, 15.0, "江苏省车辆通行费票据（电子）"),

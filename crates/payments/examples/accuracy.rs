@@ -1,6 +1,6 @@
 //! Recognises every screenshot of a directory of fixtures (image + expected JSON) and prints,
 //! per screen type, how many amounts, dates and card last fours came out right, and every
-//! wrong value: `cargo run --release -p payments --example accuracy -- [DIR] [-v]
+//! wrong value: `cargo run --release -p reimburse-payments --example accuracy -- [DIR] [-v]
 //! [--lines LINES_DIR]`. With `--lines`, the rules run over lines recorded by the
 //! `record_lines` example instead of the engine. `-v` lists every field not right.
 
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use reimburse_payments::fixtures::{self, SCORED};
-use reimburse_payments::{Page, Recognizer, read_lines};
+use reimburse_payments::{Recognizer, ScreenText, read_lines};
 
 #[derive(Default)]
 struct Tally {
@@ -67,7 +67,7 @@ fn main() -> ExitCode {
             (None, Some(ld)) => {
                 let stem = fx.image.file_stem().unwrap_or_default().to_string_lossy();
                 let path = ld.join(format!("{stem}.lines.json"));
-                let page: Page = match std::fs::read_to_string(&path)
+                let page: ScreenText = match std::fs::read_to_string(&path)
                     .map_err(|e| e.to_string())
                     .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
                 {

@@ -4,9 +4,9 @@
 //! installed; the POS photo becomes a JPEG) and writes the expected
 //! `PaymentRecord` as JSON beside each image.
 //!
-//! `cargo run -p payments --example gen_screenshots -- [--out DIR] [--only PREFIX] [--seed N]
-//! [--rounds N] [--templates DIR]` (DIR defaults to fixtures/screenshots of the workspace;
-//! `--rounds 4 --seed 7 --out /tmp/x` makes a larger set with other data for checking that
+//! `cargo run -p reimburse-payments --example gen_screenshots -- [--out DIR] [--only PREFIX]
+//! [--seed N] [--rounds N] [--templates DIR]` (DIR defaults to fixtures/screenshots of the
+//! workspace; `--rounds 4 --seed 7 --out /tmp/x` makes a larger set with other data for checking that
 //! recognition generalises; `CHROMIUM` names the browser binary, default `chromium`).
 //!
 //! Besides each screen type's own variables, every image gets a few look variables that a

@@ -1,6 +1,7 @@
 //! Runs the OCR engine over every image of a directory and writes each image's lines as
-//! `<stem>.lines.json` into OUT: `cargo run --release -p payments --example record_lines --
-//! DIR OUT`. The recorded lines let the rules be tried without the engine.
+//! `<stem>.lines.json` into OUT:
+//! `cargo run --release -p reimburse-payments --example record_lines -- DIR OUT`. The recorded
+//! lines let the rules be tried without the engine.
 
 #![allow(
     clippy::print_stdout,

@@ -3,18 +3,18 @@
 //! of its value. The slip is the span of its text lines; short lines wholly outside it are
 //! dropped.
 
-use crate::lines::{Line, Page};
+use crate::lines::{ScreenLine, ScreenText};
 use crate::text;
 
 /// Lines of at most this many characters may be noise.
 const SHORT: usize = 2;
 
-fn chars(line: &Line) -> usize {
+fn chars(line: &ScreenLine) -> usize {
     text::folded_compact(&line.text).chars().count()
 }
 
 /// The page without the short lines that lie wholly left or right of the slip's text.
-pub(crate) fn without_surface(page: &Page) -> Page {
+pub(crate) fn without_surface(page: &ScreenText) -> ScreenText {
     let mut lefts: Vec<u32> = Vec::new();
     let mut rights: Vec<u32> = Vec::new();
     for l in page.lines.iter().filter(|l| chars(l) > SHORT + 1) {
@@ -29,7 +29,7 @@ pub(crate) fn without_surface(page: &Page) -> Page {
     // Fifths, not extremes: a noise row of the pattern can be long too.
     let cut = lefts.len() / 5;
     let (lo, hi) = (lefts[cut], rights[rights.len() - 1 - cut]);
-    Page {
+    ScreenText {
         lines: page
             .lines
             .iter()
@@ -46,7 +46,7 @@ mod tests {
 
     #[test]
     fn noise_beside_the_slip_goes_and_the_slip_stays() {
-        let line = |x0: u32, x1: u32, t: &str| Line {
+        let line = |x0: u32, x1: u32, t: &str| ScreenLine {
             text: t.to_owned(),
             x0,
             y0: 0,
@@ -64,7 +64,7 @@ mod tests {
         for k in 0..8 {
             lines.push(line(146 + k, 620 + k, "测试图书发行有限公司"));
         }
-        let page = Page {
+        let page = ScreenText {
             width: 840,
             height: 1720,
             lines,

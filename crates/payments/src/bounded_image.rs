@@ -2,7 +2,11 @@
 //! and checked before a single pixel is decoded (a 216 KB JPEG can declare 65000×65000 pixels,
 //! 12 GB once decoded); a large JPEG photo is decoded scaled down in the DCT (OCR never reads
 //! more than a few megapixels); and every decode in the process draws its pixels from one
-//! shared budget, so concurrent jobs together stay bounded too. See docs/limits.md.
+//! shared budget, so concurrent jobs together stay bounded too.
+//!
+//! A namespace of its own, for whoever handles uploaded images: [`load`] and [`decode`] give
+//! the image and its [`PixelPermit`]; [`check`] reads only the header, for readers that hand
+//! the file on whole (a vision model).
 
 use std::io::Cursor;
 use std::path::Path;

@@ -4,9 +4,10 @@
 
 use crate::readers::{Candidate, Field};
 
-/// How one field is decided.
+/// How one field is decided: a row of [`DECISIONS`].
 #[derive(Debug)]
 pub struct Decision {
+    /// The field decided.
     pub field: Field,
     /// Rules in order of trust.
     pub order: &'static [&'static str],
@@ -14,6 +15,9 @@ pub struct Decision {
     pub agree: &'static [&'static str],
 }
 
+/// The table of decisions, one row per field: the rules (readers, by name) that may fill it,
+/// most trusted first. The first rule with a candidate decides when its candidates agree; the
+/// rules in `agree` must not contradict it; otherwise the field stays empty.
 pub const DECISIONS: &[Decision] = &[
     Decision {
         field: Field::Amount,
@@ -80,8 +84,12 @@ pub const DECISIONS: &[Decision] = &[
 /// nothing did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decided {
+    /// The field.
     pub field: Field,
+    /// The value, as it goes into the record; empty when no rule read one or they disagreed.
     pub value: String,
+    /// The deciding rule (`headline amount`), or why nothing was decided
+    /// (`unclear: headline amount read 58.00 / 68.00`); empty when no rule read anything.
     pub rule: String,
 }
 

@@ -7,28 +7,31 @@ use image::{DynamicImage, RgbImage};
 
 use crate::bounded_image;
 use crate::error::PaymentsError;
-use crate::lines::{Line, Page};
+use crate::lines::{ScreenLine, ScreenText};
 
 /// The lines of the image at `path`.
-pub fn read_page(engine: &pp_ocr::Engine, path: &Path) -> Result<Page, PaymentsError> {
+pub fn read_page(engine: &pp_ocr::Engine, path: &Path) -> Result<ScreenText, PaymentsError> {
     let (image, _permit) = bounded_image::load(path)?;
     read_image(engine, &image)
 }
 
 /// The lines of a decoded image.
-pub fn read_image(engine: &pp_ocr::Engine, image: &DynamicImage) -> Result<Page, PaymentsError> {
+pub fn read_image(
+    engine: &pp_ocr::Engine,
+    image: &DynamicImage,
+) -> Result<ScreenText, PaymentsError> {
     let rgb = on_white(image);
     let ocr = |e: pp_ocr::OcrError| PaymentsError::Ocr(e.to_string());
-    let mut lines: Vec<Line> = engine
+    let mut lines: Vec<ScreenLine> = engine
         .read(&rgb)
         .map_err(ocr)?
         .into_iter()
-        .map(Line::from)
+        .map(ScreenLine::from)
         .collect();
     if pp_ocr::detection_scale(rgb.width(), rgb.height()) < 1.0 {
         reread_headline(engine, &rgb, &mut lines).map_err(ocr)?;
     }
-    Ok(Page {
+    Ok(ScreenText {
         width: rgb.width(),
         height: rgb.height(),
         lines,
@@ -42,10 +45,11 @@ pub fn read_image(engine: &pp_ocr::Engine, image: &DynamicImage) -> Result<Page,
 fn reread_headline(
     engine: &pp_ocr::Engine,
     rgb: &RgbImage,
-    lines: &mut [Line],
+    lines: &mut [ScreenLine],
 ) -> Result<(), pp_ocr::OcrError> {
-    let is_amount =
-        |l: &Line| crate::amount::parse_value(&crate::text::folded_compact(&l.text)).is_some();
+    let is_amount = |l: &ScreenLine| {
+        crate::amount::parse_value(&crate::text::folded_compact(&l.text)).is_some()
+    };
     let Some(line) = lines
         .iter_mut()
         .filter(|l| is_amount(l))
@@ -64,9 +68,9 @@ fn reread_headline(
     // The band's lines over the old one, left to right, when together they read as an
     // amount. Only the text changes: the box stays as the page's detection drew it, so
     // that heights still compare with the page's other lines.
-    let mut over: Vec<Line> = found
+    let mut over: Vec<ScreenLine> = found
         .into_iter()
-        .map(|t| Line::from(t).shifted(top))
+        .map(|t| ScreenLine::from(t).shifted(top))
         .filter(|t| t.x0 < line.x1 && t.x1 > line.x0 && line.shares_row(t))
         .collect();
     over.sort_by_key(|t| t.x0);
@@ -75,7 +79,7 @@ fn reread_headline(
         .map(|t| t.text.trim())
         .collect::<Vec<_>>()
         .join(" ");
-    let reread = Line {
+    let reread = ScreenLine {
         text,
         ..line.clone()
     };

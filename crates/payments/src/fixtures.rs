@@ -1,6 +1,7 @@
-//! The synthetic screenshot fixtures (fixtures/screenshots): listing them
-//! with their expected records, and scoring recognised records against them
-//! (shared by the accuracy example, the bench and the tests).
+//! A namespace for the workspace's tests and benches: the synthetic screenshot fixtures
+//! (`fixtures/screenshots` of the source tree), listed with their expected records, and
+//! helpers for scoring recognised records against them (shared by the accuracy example, the
+//! bench and the tests). Not needed to read screenshots.
 
 use std::path::{Path, PathBuf};
 
@@ -9,13 +10,15 @@ use crate::record::PaymentRecord;
 /// One fixture: the image and the record it should give.
 #[derive(Debug, Clone)]
 pub struct Fixture {
+    /// The image file.
     pub image: PathBuf,
+    /// The record it should give (the JSON beside the image).
     pub expected: PaymentRecord,
     /// Screen type from the file name (`alipay_bill_03` → `alipay_bill`).
     pub kind: String,
 }
 
-/// The fixtures directory of this workspace.
+/// The fixtures directory of the source tree this crate was built from.
 pub fn default_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/screenshots")
 }
@@ -53,11 +56,12 @@ pub fn load(dir: &Path) -> std::io::Result<Vec<Fixture>> {
     Ok(out)
 }
 
-/// The fields the accuracy target is about, and a few more reported.
+/// The fields the accuracy target is about.
 pub const SCORED: [&str; 3] = ["amount", "date", "card_last4"];
+/// Fields reported beside the scored ones.
 pub const REPORTED: [&str; 5] = ["time", "merchant", "status", "card_number", "no_payment"];
 
-/// A field's value by name.
+/// A field's value by its record name (`card_last4`), as text; empty for an unknown name.
 pub fn field(r: &PaymentRecord, name: &str) -> String {
     match name {
         "amount" => r.amount.clone(),

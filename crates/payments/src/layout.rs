@@ -1,13 +1,13 @@
 //! The page as rows and labels: which lines share a row, which text is a label, and the
 //! value a label points at (the rest of its line, the rest of its row, or the line below).
 
-use crate::lines::{Line, Page};
+use crate::lines::{ScreenLine, ScreenText};
 use crate::text;
 
 /// One OCR line with its text normalised (full-width folded) and compacted (no spaces).
 #[derive(Debug, Clone)]
 pub struct Cell {
-    pub line: Line,
+    pub line: ScreenLine,
     /// Normalised, spaces kept.
     pub text: String,
     /// Normalised, without spaces: how labels are compared.
@@ -24,7 +24,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(page: &Page) -> Self {
+    pub fn new(page: &ScreenText) -> Self {
         let mut lines = crate::spaced::joined(deskewed(page));
         lines.sort_by(|a, b| a.cy().total_cmp(&b.cy()).then(a.x0.cmp(&b.x0)));
         let cells: Vec<Cell> = lines
@@ -52,7 +52,7 @@ impl Layout {
         self.all.contains(word)
     }
 
-    /// The lines sharing line `i`'s row ([`Line::shares_row`]), left to right, `i` included.
+    /// The lines sharing line `i`'s row ([`ScreenLine::shares_row`]), left to right, `i` included.
     pub fn row(&self, i: usize) -> Vec<usize> {
         let a = &self.cells[i].line;
         let mut row: Vec<usize> = (0..self.cells.len())
@@ -271,7 +271,7 @@ impl Layout {
 /// The page's lines turned level: a photo taken at a slant has its lines' boxes moved as
 /// if the page were rotated back by the median slant of its long lines, so that a label and
 /// its value far right on the same printed line share a row.
-fn deskewed(page: &Page) -> Vec<Line> {
+fn deskewed(page: &ScreenText) -> Vec<ScreenLine> {
     let mut angles: Vec<f32> = page
         .lines
         .iter()
@@ -296,7 +296,7 @@ fn deskewed(page: &Page) -> Vec<Line> {
             let (nx, ny) = (cx * cos + cy * sin + ox, -cx * sin + cy * cos + oy);
             let (hw, hh) = ((l.x1 - l.x0) as f32 / 2.0, l.height() as f32 / 2.0);
             let at = |v: f32| v.max(0.0) as u32;
-            Line {
+            ScreenLine {
                 x0: at(nx - hw),
                 x1: at(nx + hw),
                 y0: at(ny - hh),
@@ -378,13 +378,13 @@ pub fn after_label(compact: &str, labels: &[&'static str]) -> Option<String> {
 mod tests {
     use super::*;
 
-    pub(crate) fn page(lines: &[(u32, u32, u32, u32, &str)]) -> Page {
-        Page {
+    pub(crate) fn page(lines: &[(u32, u32, u32, u32, &str)]) -> ScreenText {
+        ScreenText {
             width: 1080,
             height: 2340,
             lines: lines
                 .iter()
-                .map(|&(x0, y0, x1, y1, t)| Line {
+                .map(|&(x0, y0, x1, y1, t)| ScreenLine {
                     text: t.to_owned(),
                     x0,
                     y0,

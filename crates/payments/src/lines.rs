@@ -3,13 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One text line and its box (pixels, right and bottom exclusive).
+/// One text line of a screenshot as the OCR read it, and its box (pixels, right and bottom
+/// exclusive).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Line {
+pub struct ScreenLine {
+    /// The text read.
     pub text: String,
+    /// Left edge.
     pub x0: u32,
+    /// Top edge.
     pub y0: u32,
+    /// Right edge (exclusive).
     pub x1: u32,
+    /// Bottom edge (exclusive).
     pub y1: u32,
     /// Slant in radians, clockwise; 0 for a level line (and in recordings without it).
     #[serde(default, skip_serializing_if = "is_level")]
@@ -20,15 +26,19 @@ fn is_level(a: &f32) -> bool {
     *a == 0.0
 }
 
-/// Every line of one image, top to bottom, and the image's size.
+/// Every line of one screenshot, top to bottom, and the image's size: what recognition reads
+/// the fields from. Serialises as the `*.lines.json` recordings of the `record_lines` example.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Page {
+pub struct ScreenText {
+    /// Image width in pixels.
     pub width: u32,
+    /// Image height in pixels.
     pub height: u32,
-    pub lines: Vec<Line>,
+    /// The lines, top to bottom.
+    pub lines: Vec<ScreenLine>,
 }
 
-impl Line {
+impl ScreenLine {
     /// Vertical centre.
     pub fn cy(&self) -> f32 {
         (self.y0 + self.y1) as f32 / 2.0
@@ -48,13 +58,13 @@ impl Line {
 
     /// Whether the two lines share a row: they overlap vertically by at least 70% of the
     /// shorter one's height (boxes are padded, so lines stacked close overlap a little).
-    pub fn shares_row(&self, other: &Line) -> bool {
+    pub fn shares_row(&self, other: &ScreenLine) -> bool {
         let overlap = self.y1.min(other.y1).saturating_sub(self.y0.max(other.y0));
         overlap * 10 >= self.height().min(other.height()).max(1) * 7
     }
 }
 
-impl From<pp_ocr::TextLine> for Line {
+impl From<pp_ocr::TextLine> for ScreenLine {
     fn from(l: pp_ocr::TextLine) -> Self {
         Self {
             text: l.text,

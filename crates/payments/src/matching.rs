@@ -17,15 +17,19 @@ use crate::record::PaymentRecord;
 pub struct InvoiceForMatch {
     /// Caller's identifier (file name, row id); matching reports indices.
     pub id: String,
+    /// Invoice number (发票号码), for reports.
     pub number: String,
     /// `YYYY/MM/DD`.
     pub date: String,
     /// Total including tax, `1234.50`.
     pub total_with_tax: String,
+    /// Seller's name, compared with the payee's.
     pub seller: String,
 }
 
-/// The knobs of matching; the defaults are documented in docs/payments.md.
+/// The knobs of matching. The defaults: a difference of 1% of the invoice total but at most
+/// ¥1.00 is tolerated; a payment up to 30 days before the invoice date or 7 days after it;
+/// groups of up to 4 whose names are at least 0.5 similar.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct MatchPolicy {
@@ -74,8 +78,11 @@ pub enum MatchHow {
 /// One match.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Match {
+    /// The invoices paid, as indices into the invoices given.
     pub invoice_indices: Vec<usize>,
+    /// The payments, as indices into the payments given.
     pub payment_indices: Vec<usize>,
+    /// How the match was made.
     pub how: MatchHow,
     /// 0..=1: amount agreement, date closeness and name similarity.
     pub score: f64,
@@ -85,19 +92,24 @@ pub struct Match {
 /// equally good.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ambiguity {
+    /// The invoices concerned, as indices into the invoices given.
     pub invoice_indices: Vec<usize>,
+    /// The payments concerned, as indices into the payments given.
     pub payment_indices: Vec<usize>,
+    /// Why no pairing was chosen, for a person to decide.
     pub reason: String,
 }
 
 /// The outcome of matching.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MatchResult {
+    /// The matches made.
     pub pairs: Vec<Match>,
     /// Invoices without a payment (including those in `ambiguous`).
     pub unmatched_invoices: Vec<usize>,
     /// Usable payments without an invoice (including those in `ambiguous`).
     pub unmatched_payments: Vec<usize>,
+    /// Pairings left undecided because several were equally good.
     pub ambiguous: Vec<Ambiguity>,
     /// Records never matched: refunds, failed or closed payments, screens
     /// without a payment, records without an amount.
@@ -131,7 +143,9 @@ const EXACT: i64 = 1_000_000_000;
 const PER_CENT: i64 = 1_000_000;
 const PER_DAY: i64 = 1_000;
 
-/// Matches payments to invoices under `policy`.
+/// Matches `payments` to `invoices` under `policy`: exact amounts first, then within the
+/// tolerance, one to one by optimal assignment; then groups whose amounts add up exactly and
+/// whose names agree. Refunds, failed payments and records without an amount are ignored.
 pub fn match_payments(
     invoices: &[InvoiceForMatch],
     payments: &[PaymentRecord],

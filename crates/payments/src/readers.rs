@@ -15,18 +15,28 @@ use crate::screen::ScreenType;
 /// The record's fields a reader can fill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Field {
+    /// [`PaymentRecord::amount`](crate::PaymentRecord::amount).
     Amount,
+    /// [`PaymentRecord::date`](crate::PaymentRecord::date).
     Date,
+    /// [`PaymentRecord::time`](crate::PaymentRecord::time).
     Time,
+    /// [`PaymentRecord::card_last4`](crate::PaymentRecord::card_last4).
     CardLast4,
+    /// [`PaymentRecord::card_number`](crate::PaymentRecord::card_number).
     CardNumber,
+    /// [`PaymentRecord::card_bank`](crate::PaymentRecord::card_bank).
     CardBank,
+    /// [`PaymentRecord::merchant`](crate::PaymentRecord::merchant).
     Merchant,
+    /// [`PaymentRecord::order_no`](crate::PaymentRecord::order_no).
     OrderNo,
+    /// [`PaymentRecord::status`](crate::PaymentRecord::status).
     Status,
 }
 
 impl Field {
+    /// Every field, in the record's order.
     pub const ALL: [Field; 9] = [
         Field::Amount,
         Field::Date,

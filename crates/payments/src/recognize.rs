@@ -8,7 +8,7 @@ use crate::decide::{DECISIONS, Decided, decide};
 use crate::engine;
 use crate::error::PaymentsError;
 use crate::layout::Layout;
-use crate::lines::Page;
+use crate::lines::ScreenText;
 use crate::readers::{Field, READERS};
 use crate::record::{
     CHANNEL_ALIPAY, CHANNEL_BANK_SUFFIX, CHANNEL_POS, CHANNEL_UNIONPAY, CHANNEL_WECHAT,
@@ -19,14 +19,16 @@ use crate::screen::{self, ScreenType};
 /// What one screenshot gave, and why.
 #[derive(Debug, Clone)]
 pub struct Recognition {
+    /// The payment as read (or a record with `no_payment` set).
     pub record: PaymentRecord,
+    /// Which kind of screen it is.
     pub screen: ScreenType,
     /// The rule that decided the screen type.
     pub screen_rule: String,
     /// Per field: the value and the rule that decided it (or why it stayed empty).
     pub decided: Vec<Decided>,
     /// The OCR lines it was read from.
-    pub page: Page,
+    pub page: ScreenText,
 }
 
 impl Recognition {
@@ -46,8 +48,9 @@ pub struct Recognizer {
 }
 
 impl Recognizer {
-    /// Loads the models `cargo xtask install` put in `models/pp-ocr` (see
-    /// [`pp_ocr::models_dir`]).
+    /// Loads the models from where [`pp_ocr::models_dir`] finds them: the folder in
+    /// `REIMBURSE_MODELS`, else `models/pp-ocr` in the working directory or an ancestor
+    /// (where `cargo xtask install` puts them in the workspace).
     pub fn find() -> Result<Self, PaymentsError> {
         let engine = pp_ocr::Engine::find().map_err(|e| PaymentsError::Ocr(e.to_string()))?;
         Ok(Self {
@@ -55,7 +58,17 @@ impl Recognizer {
         })
     }
 
-    /// Reads the image at `path`.
+    /// Loads the models from `dir` (holding `det.onnx`, `rec.onnx` and `libonnxruntime.so`,
+    /// see [`pp_ocr::Engine::load`]).
+    pub fn load(dir: &Path) -> Result<Self, PaymentsError> {
+        let engine = pp_ocr::Engine::load(dir).map_err(|e| PaymentsError::Ocr(e.to_string()))?;
+        Ok(Self {
+            engine: Arc::new(engine),
+        })
+    }
+
+    /// Reads the image at `path` (PNG, JPEG or WebP, decoded within the bounds of
+    /// [`bounded_image`](crate::bounded_image)); the record's `file` is the file's name.
     pub fn recognize_file(&self, path: &Path) -> Result<Recognition, PaymentsError> {
         let page = engine::read_page(&self.engine, path)?;
         let file = path
@@ -80,7 +93,7 @@ fn decide_fields(layout: &Layout, screen: ScreenType) -> Vec<Decided> {
 }
 
 /// The rules alone, over lines already read: the record of `file`.
-pub fn read_lines(file: &str, page: Page) -> Recognition {
+pub fn read_lines(file: &str, page: ScreenText) -> Recognition {
     let layout = Layout::new(&page);
     let (mut screen, mut screen_rule) = screen::detect(&layout);
     let layout = if screen == ScreenType::PosSlip {

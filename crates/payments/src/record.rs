@@ -5,25 +5,37 @@ use serde::{Deserialize, Serialize};
 
 use crate::{amount, card, date, text};
 
-/// Field names as they appear in `unreadable` (the serde names).
+/// `amount` in [`PaymentRecord::unreadable`] (the field's serde name).
 pub const FIELD_AMOUNT: &str = "amount";
+/// `date` in [`PaymentRecord::unreadable`].
 pub const FIELD_DATE: &str = "date";
+/// `time` in [`PaymentRecord::unreadable`].
 pub const FIELD_TIME: &str = "time";
+/// `card_last4` in [`PaymentRecord::unreadable`].
 pub const FIELD_CARD_LAST4: &str = "card_last4";
+/// `merchant` in [`PaymentRecord::unreadable`].
 pub const FIELD_MERCHANT: &str = "merchant";
 
-/// Values of `status`.
+/// [`PaymentRecord::status`] of a payment made.
 pub const STATUS_SUCCESS: &str = "成功";
+/// [`PaymentRecord::status`] of a refund.
 pub const STATUS_REFUND: &str = "退款";
+/// [`PaymentRecord::status`] of a failed payment.
 pub const STATUS_FAILED: &str = "失败";
+/// [`PaymentRecord::status`] of a payment still in progress.
 pub const STATUS_PENDING: &str = "处理中";
+/// [`PaymentRecord::status`] of a closed (cancelled) transaction.
 pub const STATUS_CLOSED: &str = "关闭";
 
-/// Values of `channel` (a bank app is `<bank name>手机银行`).
+/// [`PaymentRecord::channel`] of an Alipay screen.
 pub const CHANNEL_ALIPAY: &str = "支付宝";
+/// [`PaymentRecord::channel`] of a WeChat screen.
 pub const CHANNEL_WECHAT: &str = "微信支付";
+/// [`PaymentRecord::channel`] of a 云闪付 (UnionPay app) screen.
 pub const CHANNEL_UNIONPAY: &str = "云闪付";
+/// [`PaymentRecord::channel`] of a POS slip.
 pub const CHANNEL_POS: &str = "POS";
+/// The end of [`PaymentRecord::channel`] for a bank app: `<bank name>手机银行`.
 pub const CHANNEL_BANK_SUFFIX: &str = "手机银行";
 
 /// One payment as read from one screenshot.
@@ -44,6 +56,7 @@ pub struct PaymentRecord {
     pub date: String,
     /// `HH:MM` or `HH:MM:SS`.
     pub time: String,
+    /// Last four digits of the card paid with.
     pub card_last4: String,
     /// Full card number, digits only, when the screen shows it unmasked.
     pub card_number: String,
@@ -53,11 +66,13 @@ pub struct PaymentRecord {
     pub merchant: String,
     /// `支付宝`, `微信支付`, `云闪付`, `<bank>手机银行` or `POS`.
     pub channel: String,
+    /// Order or transaction number as shown (a slip's 参考号).
     pub order_no: String,
     /// `成功`, `退款`, `失败`, `处理中`, `关闭`, or empty when not shown.
     pub status: String,
     /// The screenshot shows no payment at all (a chat, a photo).
     pub no_payment: bool,
+    /// The key fields left empty (`FIELD_*` names), for a person to supply.
     pub unreadable: Vec<String>,
 }
 
@@ -143,11 +158,9 @@ impl PaymentRecord {
         self
     }
 
-    /// Recomputes `unreadable` from the key fields that are empty.
-    /// Empties a date after `today` (days since 1970-01-01, see
-    /// [`date::Date::day_number`]), with a day's grace for time zones: no
-    /// payment happened in the future, so such a date is a misread digit
-    /// (`2028` for `2024`).
+    /// Empties a date after `today` (days since 1970-01-01 in the civil calendar), with a
+    /// day's grace for time zones: no payment happened in the future, so such a date is a
+    /// misread digit (`2028` for `2024`).
     pub fn drop_future_date(&mut self, today: i64) {
         let future = date::Date::parse(&self.date).is_some_and(|d| d.day_number() > today + 1);
         if future {
@@ -157,6 +170,7 @@ impl PaymentRecord {
         }
     }
 
+    /// Recomputes `unreadable` from the key fields that are empty.
     pub fn fill_unreadable(&mut self) {
         self.unreadable.clear();
         if self.no_payment {

@@ -7,11 +7,18 @@ use crate::layout::Layout;
 /// The kinds of screen the reader knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScreenType {
+    /// Alipay's 账单详情.
     AlipayBill,
+    /// WeChat Pay's bill details (账单详情).
     WechatBill,
+    /// WeChat Pay's 支付成功 page.
     WechatSuccess,
+    /// The 云闪付 (UnionPay) app's transaction details.
     Unionpay,
+    /// A bank app's transaction details (or a page of an unknown app that shows an amount, a
+    /// time and a card).
     BankCard,
+    /// A photo of a POS slip (签购单).
     PosSlip,
     /// A chat, a confirm-to-pay page, a payment code: nothing was paid here.
     NoPayment,

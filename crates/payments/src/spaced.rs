@@ -5,7 +5,7 @@
 //! the vocabulary.
 
 use crate::layout::opens_with_label;
-use crate::lines::Line;
+use crate::lines::ScreenLine;
 use crate::text;
 
 /// The farthest a piece may lie from the next, in line heights.
@@ -13,21 +13,21 @@ const GAP: u32 = 3;
 
 /// The number of ideographs of a line of one or two ideographs: what a letter-spaced label
 /// falls into.
-fn piece_len(line: &Line) -> Option<usize> {
+fn piece_len(line: &ScreenLine) -> Option<usize> {
     let t = text::folded_compact(&line.text);
     let n = t.chars().count();
     ((1..=2).contains(&n) && t.chars().all(text::is_cjk)).then_some(n)
 }
 
-fn is_piece(line: &Line) -> bool {
+fn is_piece(line: &ScreenLine) -> bool {
     piece_len(line).is_some()
 }
 
-fn is_single(line: &Line) -> bool {
+fn is_single(line: &ScreenLine) -> bool {
     piece_len(line) == Some(1)
 }
 
-fn starts_with_ideograph(line: &Line) -> bool {
+fn starts_with_ideograph(line: &ScreenLine) -> bool {
     text::folded_compact(&line.text)
         .chars()
         .next()
@@ -35,7 +35,7 @@ fn starts_with_ideograph(line: &Line) -> bool {
 }
 
 /// The nearest line right of `from` in its row, close enough to continue it.
-fn next_in_row(lines: &[Line], taken: &[bool], from: &Line) -> Option<usize> {
+fn next_in_row(lines: &[ScreenLine], taken: &[bool], from: &ScreenLine) -> Option<usize> {
     let height = from.height().max(1);
     (0..lines.len())
         .filter(|&j| {
@@ -49,7 +49,7 @@ fn next_in_row(lines: &[Line], taken: &[bool], from: &Line) -> Option<usize> {
 }
 
 /// The lines with each letter-spaced label joined into one line.
-pub(crate) fn joined(mut lines: Vec<Line>) -> Vec<Line> {
+pub(crate) fn joined(mut lines: Vec<ScreenLine>) -> Vec<ScreenLine> {
     lines.sort_by_key(|l| l.x0);
     let mut taken = vec![false; lines.len()];
     let mut out = Vec::with_capacity(lines.len());
@@ -100,7 +100,7 @@ pub(crate) fn joined(mut lines: Vec<Line>) -> Vec<Line> {
     out
 }
 
-fn concat(lines: &[Line], part: &[usize]) -> String {
+fn concat(lines: &[ScreenLine], part: &[usize]) -> String {
     part.iter().map(|&k| lines[k].text.trim()).collect()
 }
 
@@ -108,8 +108,8 @@ fn concat(lines: &[Line], part: &[usize]) -> String {
 mod tests {
     use super::*;
 
-    fn line(x0: u32, y0: u32, x1: u32, y1: u32, text: &str) -> Line {
-        Line {
+    fn line(x0: u32, y0: u32, x1: u32, y1: u32, text: &str) -> ScreenLine {
+        ScreenLine {
             text: text.to_owned(),
             x0,
             y0,
@@ -119,7 +119,7 @@ mod tests {
         }
     }
 
-    fn texts(lines: Vec<Line>) -> Vec<String> {
+    fn texts(lines: Vec<ScreenLine>) -> Vec<String> {
         let mut t: Vec<String> = joined(lines).into_iter().map(|l| l.text).collect();
         t.sort();
         t

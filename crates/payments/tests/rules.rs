@@ -11,11 +11,11 @@
 
 use std::path::Path;
 
-use reimburse_payments::{Page, Recognition, ScreenType, read_lines};
+use reimburse_payments::{Recognition, ScreenText, ScreenType, read_lines};
 
 fn read(stem: &str) -> Recognition {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/lines/{stem}.lines.json"));
-    let page: Page = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let page: ScreenText = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     read_lines(&format!("{stem}.png"), page)
 }
 

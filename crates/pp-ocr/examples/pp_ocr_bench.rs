@@ -1,4 +1,4 @@
-//! Median ms per screenshot for the engine: `cargo run --release -p pp-ocr --example
+//! Median ms per screenshot for the engine: `cargo run --release -p reimburse-pp-ocr --example
 //! pp_ocr_bench -- IMAGE...` (default: the committed screenshot fixtures). Threads follow
 //! `REIMBURSE_OCR_THREADS` (default: all cores); `cargo xtask bench ocr` runs it with one and
 //! with two.

@@ -1,5 +1,6 @@
 //! Prints an image's lines as the engine reads them, detected at the engine's own size or at
-//! a long side given: `cargo run --release -p pp-ocr --example read_at -- IMAGE [LONG_SIDE]`.
+//! a long side given:
+//! `cargo run --release -p reimburse-pp-ocr --example read_at -- IMAGE [LONG_SIDE]`.
 //! For looking at what detection finds in one image.
 
 #![allow(

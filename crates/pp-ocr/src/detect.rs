@@ -1,9 +1,10 @@
 //! Text detection (DBNet): the image scaled to [`LONG_SIDE`] on its longer side, or kept at
-//! full size when small (see [`scale`]; sides multiples of 32), normalised to [-1, 1]; the model's probability map thresholded, its
-//! connected regions scored, and each region's box widened (the "unclip" of DB, which trains on
-//! shrunk boxes) and scaled back to the image. Phone screens are level and their boxes axis
-//! aligned; a line at a slant (a photo of a slip) keeps its angle, found from the region's
-//! second moments, and is cut out straightened for recognition.
+//! full size when small (see [`scale`]; sides multiples of 32), normalised to [-1, 1]; the
+//! model's probability map thresholded, its connected regions scored, and each region's box
+//! widened (the "unclip" of DB, which trains on shrunk boxes) and scaled back to the image.
+//! Phone screens are level and their boxes axis aligned; a line at a slant (a photo of a slip)
+//! keeps its angle, found from the region's second moments, and is cut out straightened for
+//! recognition.
 
 use crate::runtime::Input;
 
@@ -13,11 +14,11 @@ pub(crate) const LONG_SIDE: u32 = 960;
 /// Images up to this long side are detected at full size.
 pub(crate) const FULL_SIZE: u32 = 1800;
 
-/// The detection scale. A full phone screenshot (long side over [`FULL_SIZE`]) has large
-/// text and is read at [`LONG_SIDE`]; a smaller image (a photo of a slip, a screenshot
-/// forwarded at 720 px) is read at full size: reduced, its small print's boxes lost their
-/// edges, and a slip's card number lost the digit after its stars (8 of 14 slips read
-/// whole at 960 px, 14 of 14 at full size).
+/// The factor a `w` × `h` image is scaled by for detection. A full phone screenshot (long side
+/// over 1800 px) has large text and is detected at 960 px on its long side; a smaller image (a
+/// photo of a slip, a screenshot forwarded at 720 px) is read at full size: reduced, its small
+/// print's boxes lost their edges, and a slip's card number lost the digit after its stars (8
+/// of 14 slips read whole at 960 px, 14 of 14 at full size).
 pub fn scale(w: u32, h: u32) -> f32 {
     let long = w.max(h).max(1);
     if long <= FULL_SIZE {

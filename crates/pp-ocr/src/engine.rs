@@ -14,12 +14,17 @@ const REC: &str = "rec.onnx";
 /// A line of text and its box on the image (pixels, right and bottom exclusive).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextLine {
+    /// The text read, trimmed.
     pub text: String,
     /// Mean probability of the line's characters.
     pub score: f32,
+    /// Left edge.
     pub x0: u32,
+    /// Top edge.
     pub y0: u32,
+    /// Right edge (exclusive).
     pub x1: u32,
+    /// Bottom edge (exclusive).
     pub y1: u32,
     /// The line's slant in radians, clockwise (0 for a level line).
     pub angle: f32,
