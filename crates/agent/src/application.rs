@@ -8,11 +8,15 @@ use std::collections::BTreeMap;
 /// A ticket of the trip.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ticket {
+    /// The number of the invoice the ticket is.
     pub invoice_number: String,
     /// `train` or `flight`.
     pub kind: String,
+    /// The passenger's name.
     pub passenger: String,
+    /// Where the journey starts (station or city, as printed).
     pub from: String,
+    /// Where it ends.
     pub to: String,
     /// `YYYY/MM/DD`.
     pub date: String,
@@ -24,15 +28,20 @@ pub struct Ticket {
 /// A hotel stay of the trip.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HotelStay {
+    /// The number of the hotel's invoice.
     pub invoice_number: String,
+    /// The hotel (the invoice's seller).
     pub seller: String,
+    /// The invoice's total with tax.
     pub amount: String,
+    /// The invoice's date, `YYYY/MM/DD`.
     pub date: String,
 }
 
 /// The trip.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TravelApplication {
+    /// 出差人: who travelled (the first ticket's passenger, unless the user says otherwise).
     pub traveller: String,
     /// 出差事由.
     pub purpose: String,
@@ -44,7 +53,9 @@ pub struct TravelApplication {
     pub start_date: String,
     /// 返回日期, `YYYY/MM/DD`.
     pub end_date: String,
+    /// The trip's tickets, as the claim holds them.
     pub tickets: Vec<Ticket>,
+    /// The trip's hotel stays.
     pub hotels: Vec<HotelStay>,
     /// Where each trip field came from: `tickets` or `user`.
     pub sources: BTreeMap<String, String>,

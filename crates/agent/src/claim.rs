@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 pub struct ClaimRow {
     /// The 13 columns (and any others), by name.
     pub cells: BTreeMap<String, String>,
+    /// The invoice's class, which decides the rules that apply to the row.
     pub kind: InvoiceKind,
     /// The passenger a railway or air ticket names, when the row is one.
     #[serde(default)]
@@ -30,6 +31,7 @@ pub struct ClaimRow {
 /// What the ledger said about a row's invoice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LedgerNote {
+    /// What kind of finding it is.
     pub finding: LedgerFinding,
     /// The clerk's words for it: `该发票已于 2026-11-02 在报销单 BX20261102-0003 中报销（张三）`.
     pub detail: String,

@@ -14,8 +14,11 @@ use std::collections::BTreeMap;
 pub struct Correction {
     /// 1-based row.
     pub row: usize,
+    /// The column changed.
     pub field: String,
+    /// The value before.
     pub from: String,
+    /// The value after.
     pub to: String,
     /// What decided it: `normalise-date`, `normalise-amount`, `normalise-card`, or the second
     /// source's name (`qr`, `xml`, …).

@@ -18,8 +18,11 @@ use std::collections::BTreeMap;
 /// A submission's outcome.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Submitted {
+    /// Whether the finance system accepted the claim.
     pub submit_ok: bool,
+    /// Why it did not, in the user's words.
     pub submit_error: Option<String>,
+    /// The claim number the finance system gave, when it showed one.
     pub claim_no: Option<String>,
 }
 

@@ -11,13 +11,18 @@ use serde_json::{Value, json};
 /// The judgement of one round.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Judgement {
+    /// Whether the claim may be submitted as it is.
     pub can_submit: bool,
+    /// Fields the claim lacks, in the clerk's words.
     pub missing_fields: Vec<String>,
+    /// Materials the claim lacks (住宿水单, 销货清单, …).
     pub missing_materials: Vec<String>,
+    /// Contradictions in what was given (a date after today, amounts that disagree, …).
     pub semantic_issues: Vec<String>,
     /// Findings worth a look that do not stop the submission (a near duplicate).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notices: Vec<String>,
+    /// What the user should do next, in one sentence.
     pub suggestion: String,
     /// `rules`, or `model` when a model's answer was merged in.
     #[serde(default)]

@@ -32,6 +32,8 @@
 //! [`merge_model`]: a model may add an issue, never wave one away), text supplements
 //! ([`parse_text`]) and the travel application ([`TravelApplication`]).
 
+#![warn(missing_docs)]
+
 mod application;
 mod builder;
 mod claim;

@@ -1,7 +1,8 @@
 //! The agent's seven states and exactly the interface's transitions, as types: a
 //! `Machine<S>` in state `S` has a method for each transition out of `S` and no other, so an
 //! illegal transition does not compile. Every transition hands back the new machine with the
-//! events it causes; [`crate::Recorder`] saves `agent_state.json` and appends the events.
+//! events it causes; the caller ([`crate::AgentIo::record`]) saves `agent_state.json` and
+//! appends the events.
 //!
 //! Beyond the interface's table (docs/interface-choices.md): `done` and `error` restart to
 //! `idle` when a new process begins (a fresh run), and `error` may be force-submitted, as the
@@ -58,7 +59,7 @@
 //! ```compile_fail,E0616
 //! // the state field cannot be set by hand
 //! let mut idle = reimburse_agent::Machine::create("s");
-//! idle.data_mut().0.state = domain::AgentState::Done;
+//! idle.data_mut().0.state = Default::default();
 //! ```
 
 use domain::{AgentSessionState, AgentState, Event};
@@ -66,18 +67,25 @@ use std::marker::PhantomData;
 
 /// Typestate markers, one per agent state.
 pub mod state {
+    /// `idle`: no run has started.
     #[derive(Debug)]
     pub struct Idle;
+    /// `extracting`: a round extracts and validates.
     #[derive(Debug)]
     pub struct Extracting;
+    /// `awaiting_supplement`: waiting for the user after a judgement that did not pass.
     #[derive(Debug)]
     pub struct AwaitingSupplement;
+    /// `ready`: submission follows.
     #[derive(Debug)]
     pub struct Ready;
+    /// `submitting`: the claim is going to the finance system.
     #[derive(Debug)]
     pub struct Submitting;
+    /// `done`: submission ended, either way.
     #[derive(Debug)]
     pub struct Done;
+    /// `error`: the run failed.
     #[derive(Debug)]
     pub struct Failed;
 }
@@ -94,7 +102,9 @@ pub struct Machine<S> {
 /// A transition's result: the machine in its new state and the events it emitted, in order.
 #[derive(Debug)]
 pub struct Step<S> {
+    /// The machine in its new state.
     pub machine: Machine<S>,
+    /// The events the transition emitted, to append to the agent log.
     pub events: Vec<Event>,
 }
 
@@ -124,15 +134,19 @@ impl<S> Machine<S> {
 pub struct DataMut<'a>(&'a mut AgentSessionState);
 
 impl DataMut<'_> {
+    /// Sets `invoice_type` (`travel` or `general`).
     pub fn set_invoice_type(&mut self, kind: &str) {
         kind.clone_into(&mut self.0.invoice_type);
     }
+    /// Replaces `extracted_info`, what the round extracted.
     pub fn set_extracted_info(&mut self, info: serde_json::Value) {
         self.0.extracted_info = info;
     }
+    /// Adds a round's report to `validation_reports`.
     pub fn push_validation_report(&mut self, report: serde_json::Value) {
         self.0.validation_reports.push(report);
     }
+    /// Adds what the user supplied to `user_supplements`.
     pub fn push_user_supplement(&mut self, supplement: serde_json::Value) {
         self.0.user_supplements.push(supplement);
     }
@@ -164,9 +178,13 @@ impl Machine<Idle> {
 /// What the judgement asks of the user when it does not pass.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Request {
+    /// Fields the claim lacks.
     pub missing_fields: Vec<String>,
+    /// Materials the claim lacks.
     pub missing_materials: Vec<String>,
+    /// Contradictions found in what was given.
     pub semantic_issues: Vec<String>,
+    /// What the user should do, in one sentence.
     pub suggestion: String,
 }
 
@@ -240,7 +258,9 @@ impl Machine<Extracting> {
 /// What a supplement leads to: the next round, or the round limit (extracting → error).
 #[derive(Debug)]
 pub enum NextRound {
+    /// The next round began; run it with [`run_round`](crate::run_round).
     Started(Step<Extracting>),
+    /// The round limit was reached: the run failed with `agent_max_rounds`.
     LimitReached(Step<Failed>),
 }
 
@@ -364,12 +384,19 @@ fn restart<S>(mut machine: Machine<S>) -> Machine<Idle> {
 /// A machine loaded from agent_state.json, in whichever state it was saved.
 #[derive(Debug)]
 pub enum AnyMachine {
+    /// Saved in `idle`.
     Idle(Machine<Idle>),
+    /// Saved in `extracting`.
     Extracting(Machine<Extracting>),
+    /// Saved in `awaiting_supplement`.
     AwaitingSupplement(Machine<AwaitingSupplement>),
+    /// Saved in `ready`.
     Ready(Machine<Ready>),
+    /// Saved in `submitting`.
     Submitting(Machine<Submitting>),
+    /// Saved in `done`.
     Done(Machine<Done>),
+    /// Saved in `error`.
     Error(Machine<Failed>),
 }
 
@@ -393,6 +420,7 @@ impl AnyMachine {
         }
     }
 
+    /// The state object, whatever the state.
     pub fn data(&self) -> &AgentSessionState {
         match self {
             Self::Idle(m) => m.data(),

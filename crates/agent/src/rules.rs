@@ -13,8 +13,11 @@ const BUILTIN: &str = include_str!("../rules/default.toml");
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportAs {
+    /// A field the claim lacks: listed in `missing_fields`, stops the submission.
     MissingField,
+    /// A material the claim lacks: listed in `missing_materials`, stops the submission.
     MissingMaterial,
+    /// A contradiction: listed in `semantic_issues`, stops the submission.
     SemanticIssue,
     /// Worth a look but not blocking: listed, never stops the automatic submission.
     Notice,
@@ -24,8 +27,11 @@ pub enum ReportAs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AppliesTo {
+    /// Every row (every claim).
     All,
+    /// Travel rows (a travel claim).
     Travel,
+    /// General rows (a general claim).
     General,
 }
 
@@ -44,45 +50,91 @@ impl AppliesTo {
 #[serde(tag = "check", rename_all = "snake_case")]
 pub enum Check {
     /// The row's cell is not empty.
-    Required { field: String },
+    Required {
+        /// The column checked.
+        field: String,
+    },
     /// A non-empty cell is 8 or 20 digits (the old and the 数电 invoice numbers).
-    InvoiceNumber { field: String },
+    InvoiceNumber {
+        /// The column checked.
+        field: String,
+    },
     /// A non-empty cell is a real `YYYY/MM/DD` date, not after today.
-    Date { field: String },
+    Date {
+        /// The column checked.
+        field: String,
+    },
     /// A non-empty cell is an amount with two decimals.
-    Amount { field: String },
+    Amount {
+        /// The column checked.
+        field: String,
+    },
     /// 刷卡金额 equals 价税合计, or the sum of the rows paid by the same card payment (same
     /// 刷卡日期, 公务卡号 and 刷卡金额).
-    CardAmountMatches { field: String },
+    CardAmountMatches {
+        /// The column checked.
+        field: String,
+    },
     /// 刷卡日期 lies from `days_before` before to `days_after` after 开票日期.
     CardDateWindow {
+        /// The column checked.
         field: String,
+        /// Days the payment may precede the invoice.
         days_before: i64,
+        /// Days the payment may follow the invoice.
         days_after: i64,
     },
     /// A row with 刷卡日期 or 刷卡金额 has a card number.
-    CardNumberWhenPaidByCard { field: String },
+    CardNumberWhenPaidByCard {
+        /// The column checked.
+        field: String,
+    },
     /// No two rows share the cell's non-empty value.
-    Unique { field: String },
+    Unique {
+        /// The column checked.
+        field: String,
+    },
     /// A row whose `fields` contain any of `contains` needs `material`.
     MaterialWhenContains {
+        /// The columns looked in.
         fields: Vec<String>,
+        /// The texts that call for the material (`详见销货清单`, …).
         contains: Vec<String>,
+        /// The material then needed (`销货清单`, …).
         material: String,
     },
     /// A ticket's passenger is the row's 人员姓名.
-    PassengerIsClaimant { field: String },
+    PassengerIsClaimant {
+        /// The column checked.
+        field: String,
+    },
     /// A cell extraction flagged still holds the value it read (an edited cell was checked).
-    ExtractionReview { field: String },
+    ExtractionReview {
+        /// The column checked.
+        field: String,
+    },
     /// The trip field is filled (claim-level).
-    TripField { field: String },
+    TripField {
+        /// The trip field, by its Chinese name (one of [`TRIP_FIELDS`](crate::TRIP_FIELDS)).
+        field: String,
+    },
     /// The trip's `field` (返回日期) is not before its `after` (出发日期), when both are dates.
-    TripDatesInOrder { field: String, after: String },
+    TripDatesInOrder {
+        /// The later trip field.
+        field: String,
+        /// The earlier trip field.
+        after: String,
+    },
     /// The configuration field is filled (claim-level).
-    ConfigField { field: ConfigField },
+    ConfigField {
+        /// The configuration field checked.
+        field: ConfigField,
+    },
     /// The claims ledger reported `finding` for the row's invoice; `{other}` is its detail.
     Ledger {
+        /// The column the finding is reported on.
         field: String,
+        /// The finding asked about.
         finding: LedgerFinding,
     },
 }
@@ -90,11 +142,17 @@ pub enum Check {
 /// One rule of the table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Rule {
+    /// Names the rule in its findings (`invoice-number-required`); unique in a table.
     pub id: String,
+    /// What it checks.
     #[serde(flatten)]
     pub check: Check,
+    /// The rows (or claims) it checks.
     pub applies_to: AppliesTo,
+    /// Where its findings are listed.
     pub report_as: ReportAs,
+    /// The clerk's message, with placeholders `{row}`, `{field}`, `{value}`, `{other}`,
+    /// `{days}` and `{material}`.
     pub message: String,
 }
 
@@ -103,12 +161,14 @@ pub struct Rule {
 pub struct Issue {
     /// The rule that found it.
     pub rule: String,
+    /// Where it is listed in the judgement.
     pub report_as: ReportAs,
     /// The field or material it concerns.
     pub field: String,
     /// 1-based row, for row checks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub row: Option<usize>,
+    /// The rule's message with its placeholders filled in.
     pub message: String,
 }
 
@@ -120,8 +180,10 @@ struct RulesFile {
 /// Why a rules file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
+    /// The text is not a valid rules table (the TOML parser's words).
     #[error("规则文件无法解析：{0}")]
     Parse(String),
+    /// Two rules share this id.
     #[error("规则 id 重复：{0}")]
     DuplicateId(String),
 }
@@ -180,6 +242,7 @@ impl RuleSet {
         })
     }
 
+    /// Reads a rules table in the TOML form of `rules/default.toml` (`[[rule]]` entries).
     pub fn parse(text: &str) -> Result<Self, RulesError> {
         let file: RulesFile = toml::from_str(text).map_err(|e| RulesError::Parse(e.to_string()))?;
         let mut seen = std::collections::HashSet::new();
@@ -191,6 +254,7 @@ impl RuleSet {
         Ok(Self { rules: file.rule })
     }
 
+    /// The rules, in table order.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
     }

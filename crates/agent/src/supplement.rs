@@ -90,6 +90,7 @@ pub struct TextUpdates {
 }
 
 impl TextUpdates {
+    /// Whether the text gave nothing to update (unrecognised lines aside).
     pub fn is_empty(&self) -> bool {
         self.trip.is_empty() && self.config.is_empty() && self.cells.is_empty()
     }

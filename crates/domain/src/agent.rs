@@ -9,13 +9,20 @@ pub const MAX_ROUNDS: u32 = 5;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentState {
+    /// No run has started (the state a session's agent begins in).
     #[default]
     Idle,
+    /// A round extracts the invoices and validates them.
     Extracting,
+    /// The round's judgement did not pass: waiting for files, text or a forced submission.
     AwaitingSupplement,
+    /// The judgement passed (or the user forced submission); submission follows.
     Ready,
+    /// The claim is being submitted to the finance system.
     Submitting,
+    /// Submission ended, successfully or not.
     Done,
+    /// The run failed (no invoice data, extraction failed, the round limit passed).
     Error,
 }
 
@@ -37,14 +44,23 @@ impl AgentState {
 /// The agent session state (agent_state.json and GET /api/agent/state).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentSessionState {
+    /// The session this state belongs to.
     pub session_id: String,
+    /// Where the flow stands.
     pub state: AgentState,
+    /// Rounds of the current run.
     pub rounds: u32,
+    /// The round limit, [`MAX_ROUNDS`].
     pub max_rounds: u32,
+    /// `travel` or `general` once a round has judged; empty before.
     pub invoice_type: String,
+    /// What the rounds extracted: `{rows, trip, materials, user}` (see docs/api.md).
     pub extracted_info: serde_json::Value,
+    /// One report per round: `{round, attempts, issues, corrections, judgement}`.
     pub validation_reports: Vec<serde_json::Value>,
+    /// What the user supplied, by files or by text, in order.
     pub user_supplements: Vec<serde_json::Value>,
+    /// Why the run failed; empty when it did not.
     pub error_message: String,
 }
 

@@ -9,6 +9,7 @@ use std::fmt;
 pub struct Password(String);
 
 impl Password {
+    /// Wraps a clear-text password.
     pub fn new(clear: impl Into<String>) -> Self {
         Self(clear.into())
     }
@@ -18,6 +19,7 @@ impl Password {
         &self.0
     }
 
+    /// Whether no password is set.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -43,11 +45,17 @@ impl<'de> Deserialize<'de> for Password {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default)]
 pub struct SessionConfig {
+    /// The finance-system login, which is also the employee number (工号).
     pub username: String,
+    /// The finance-system password.
     pub password: Password,
+    /// The claimant's name, written to the table's 人员姓名 column.
     pub default_name: String,
+    /// The official card (公务卡) number for the 公务卡号 column when a screenshot shows none.
     pub default_card_no: String,
+    /// The employee number for the table's 工号 column, when it differs from `username`.
     pub default_person_id: String,
+    /// The storage place (存放地点) written on the outbound-stock document.
     pub consumable_storage: String,
 }
 
@@ -56,15 +64,22 @@ pub struct SessionConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConfigField {
+    /// [`SessionConfig::username`].
     Username,
+    /// [`SessionConfig::password`].
     Password,
+    /// [`SessionConfig::default_name`].
     DefaultName,
+    /// [`SessionConfig::default_card_no`].
     DefaultCardNo,
+    /// [`SessionConfig::default_person_id`].
     DefaultPersonId,
+    /// [`SessionConfig::consumable_storage`].
     ConsumableStorage,
 }
 
 impl ConfigField {
+    /// Every field, in the interface's order.
     pub const ALL: [ConfigField; 6] = [
         Self::Username,
         Self::Password,
@@ -74,6 +89,7 @@ impl ConfigField {
         Self::ConsumableStorage,
     ];
 
+    /// The wire name (`default_name`), as in config.json and request bodies.
     pub fn name(self) -> &'static str {
         match self {
             Self::Username => "username",

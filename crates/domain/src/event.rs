@@ -7,9 +7,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FileStatus {
+    /// The file is being read.
     Processing,
+    /// The file was read; `summary` says what it holds.
     Done,
+    /// Read before (same bytes, same reader): the earlier reading is reused.
     Cached,
+    /// The file could not be read; `error` says why.
     Error,
 }
 
@@ -17,10 +21,15 @@ pub enum FileStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LlmPhase {
+    /// The model was asked.
     Start,
+    /// Part of the model's reasoning, when it shows one.
     Reasoning,
+    /// Part of the model's answer.
     Chunk,
+    /// The answer is complete.
     End,
+    /// The model failed (timeout, invalid JSON); the reason is the `text`.
     Error,
 }
 
@@ -28,52 +37,84 @@ pub enum LlmPhase {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
+    /// The agent entered a new state.
     AgentStateChange {
+        /// The state entered.
         state: AgentState,
+        /// The round it belongs to.
         round: u32,
+        /// Always 0 (attempts are reported by [`Event::AgentExtractStatus`]).
         attempt: u32,
+        /// What happens now, in the user's words.
         message: String,
     },
+    /// The round's judgement passed; submission follows.
     AgentReady {
+        /// The round that passed.
         round: u32,
+        /// The announcement shown to the user.
         message: String,
     },
+    /// The judgement did not pass: the agent waits for the user.
     AgentRequestSupplement {
+        /// The round that asks.
         round: u32,
+        /// Fields the claim lacks.
         missing_fields: Vec<String>,
+        /// Materials the claim lacks (住宿水单, 销货清单, …).
         missing_materials: Vec<String>,
+        /// Contradictions found in what was given.
         semantic_issues: Vec<String>,
+        /// What the user should do, in one sentence.
         suggestion: String,
     },
+    /// A supplement by files was accepted.
     AgentSupplementReceived {
+        /// The names of the files supplied.
         files: Vec<String>,
     },
+    /// The user forced submission, skipping validation.
     AgentForceSubmit {
+        /// The announcement shown to the user.
         message: String,
     },
+    /// The outcome of one validate-and-correct attempt of a round.
     AgentExtractStatus {
+        /// The attempt's outcome (not an agent state): `passed`, `corrected` or `issues`.
         state: String,
+        /// The round the attempt belongs to.
         round: u32,
+        /// The attempt, 1 to 3.
         attempt: u32,
+        /// What the attempt found and corrected.
         message: String,
     },
+    /// The round failed (no invoice data, extraction failed).
     AgentError {
+        /// Why, in the user's words.
         message: String,
     },
+    /// A supplement would pass the round limit.
     AgentMaxRounds {
+        /// What the user can do now.
         message: String,
     },
     /// The finance portal asks something only the person can answer (a captcha, an SMS code):
     /// answer it with `POST /api/submit-challenge/<session_id>` within `expires_in` seconds.
     /// Our addition to the interface (docs/interface-choices.md).
     SubmitChallenge {
+        /// Names the challenge in the answer.
         id: String,
+        /// The portal's question.
         prompt: String,
         /// The challenge's picture as a `data:image/png;base64,…` URL.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         image: Option<String>,
+        /// This ask's number, from 1.
         attempt: u32,
+        /// How many asks there may be.
         attempts: u32,
+        /// Seconds left to answer.
         expires_in: u64,
         /// The portal's words about the previous answer, when this asks again.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,25 +122,38 @@ pub enum Event {
     },
     /// A challenge is no longer waiting: `answered` or `expired`.
     SubmitChallengeClosed {
+        /// The `id` of its [`Event::SubmitChallenge`].
         id: String,
+        /// `answered` or `expired`.
         outcome: String,
     },
+    /// Progress of one uploaded file (file_events.log).
     FileProgress {
+        /// The file's stored name.
         file: String,
+        /// Where its reading stands.
         status: FileStatus,
+        /// What was read (with `done` and `cached`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         summary: Option<String>,
+        /// Why the file could not be read (with `error`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<String>,
     },
+    /// Output of a language model as it arrives (llm_stream.log).
     LlmStream {
+        /// Which part of the answer this is.
         phase: LlmPhase,
+        /// The text of this part, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         text: Option<String>,
     },
     /// A session.log line on the stream (our choice of fields, see docs/ARCHITECTURE.md).
     Log(LogLine),
+    /// A job ended; the last event of its run.
     Done {
+        /// The content of result.json (see [`ProcessResult`](crate::ProcessResult) and the
+        /// other result types).
         result: serde_json::Value,
     },
 }
@@ -108,9 +162,13 @@ pub enum Event {
 /// `2026-11-21T10:00:00.123Z INFO extractor: 3 invoices`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogLine {
+    /// UTC RFC 3339 time.
     pub time: String,
+    /// `INFO`, `WARN` or `ERROR`.
     pub level: String,
+    /// The part of the service that wrote it (`upload`, `pipeline`, `extractor`, …).
     pub module: String,
+    /// The message, in the user's words.
     pub message: String,
 }
 

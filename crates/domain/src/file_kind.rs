@@ -5,7 +5,9 @@ use serde::Serialize;
 /// The kind of an uploaded file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
+    /// A PDF invoice.
     Pdf,
+    /// A payment screenshot (PNG, JPEG, BMP or WebP).
     Image,
     /// A structured 数电 e-invoice (`<EInvoice>` XML).
     Xml,

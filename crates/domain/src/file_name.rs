@@ -6,9 +6,13 @@ use std::fmt;
 /// a clash counter.
 const MAX_NAME_BYTES: usize = 200;
 
+/// Why a file name was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileNameError {
+    /// Nothing is left of the name (or it was empty).
     Empty,
+    /// The name could reach outside the session directory or hide a file (a separator, a
+    /// leading dot, a control character, overlong).
     Unsafe,
 }
 

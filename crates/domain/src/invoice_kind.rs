@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The class of an invoice, as `reimburse-classify` decides it: a travel claim (差旅报销) or a
+/// general one (日常报销).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InvoiceKind {
@@ -13,6 +15,7 @@ pub enum InvoiceKind {
 }
 
 impl InvoiceKind {
+    /// The wire name: `travel` or `general`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Travel => "travel",

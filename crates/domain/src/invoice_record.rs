@@ -36,9 +36,13 @@ pub enum DocumentType {
 pub struct LineItem {
     /// 项目名称 / 货物或应税劳务、服务名称, including the `*category*` prefix; wrapped lines joined.
     pub name: String,
+    /// The specification or model (规格型号).
     pub spec: String,
+    /// The unit (单位).
     pub unit: String,
+    /// The quantity (数量), as printed.
     pub quantity: String,
+    /// The unit price (单价), as printed.
     pub unit_price: String,
     /// 金额 (pre-tax), two decimals; negative for discount lines.
     pub amount: String,
@@ -46,13 +50,16 @@ pub struct LineItem {
     pub tax_rate: String,
     /// 税额, two decimals (or `***` as printed for tax-free lines, kept as printed).
     pub tax: String,
-    /// Toll invoices only: 车牌号, 类型, 通行日期起, 通行日期止.
+    /// Toll invoices only: the plate number (车牌号).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub plate: String,
+    /// Toll invoices only: the vehicle's type (类型).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub vehicle_type: String,
+    /// Toll invoices only: the first day of passage (通行日期起).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub date_from: String,
+    /// Toll invoices only: the last day of passage (通行日期止).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub date_to: String,
 }
@@ -61,6 +68,7 @@ pub struct LineItem {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Party {
+    /// The name (名称).
     pub name: String,
     /// 统一社会信用代码/纳税人识别号
     pub tax_id: String,
@@ -70,16 +78,21 @@ pub struct Party {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RailwayTrip {
+    /// The passenger's name.
     pub passenger: String,
-    /// As printed (masked), e.g. `3207051981****2012`.
+    /// The passenger's ID number as printed (masked), e.g. `3207051981****2012`.
     pub passenger_id: String,
+    /// The train (车次), e.g. `G883`.
     pub train_no: String,
+    /// The departure station (出发站).
     pub from_station: String,
+    /// The arrival station (到达站).
     pub to_station: String,
     /// YYYY/MM/DD
     pub travel_date: String,
     /// HH:MM
     pub departure_time: String,
+    /// The seat class (席别), e.g. `二等座`.
     pub seat_class: String,
     /// e.g. `04车02A号`
     pub seat: String,
@@ -91,13 +104,19 @@ pub struct RailwayTrip {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct FlightSegment {
+    /// Departure city or airport, as printed.
     pub from: String,
+    /// Arrival city or airport, as printed.
     pub to: String,
+    /// The airline (承运人).
     pub carrier: String,
+    /// The flight number (航班号).
     pub flight_no: String,
+    /// The fare class (座位等级).
     pub seat_class: String,
     /// YYYY/MM/DD
     pub date: String,
+    /// Departure time, HH:MM.
     pub time: String,
 }
 
@@ -105,14 +124,21 @@ pub struct FlightSegment {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AirTrip {
+    /// The passenger's name.
     pub passenger: String,
+    /// The passenger's ID number as printed.
     pub passenger_id: String,
+    /// The e-ticket number (电子客票号码).
     pub ticket_no: String,
+    /// The flights, in order.
     pub segments: Vec<FlightSegment>,
-    /// 票价, 燃油附加费, 民航发展基金, 其他税费 as printed.
+    /// The fare (票价), as printed.
     pub fare: String,
+    /// The fuel surcharge (燃油附加费), as printed.
     pub fuel_surcharge: String,
+    /// The civil aviation development fund (民航发展基金), as printed.
     pub caac_fund: String,
+    /// Other taxes (其他税费), as printed.
     pub other_taxes: String,
 }
 
@@ -135,9 +161,11 @@ pub struct FieldFlag {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct InvoiceRecord {
+    /// The layout the document was read as.
     pub doc_type: DocumentType,
     /// The printed title, e.g. `电子发票（普通发票）`.
     pub title: String,
+    /// The invoice number (发票号码).
     pub invoice_number: String,
     /// 发票代码 (old formats only).
     pub invoice_code: String,
@@ -145,8 +173,11 @@ pub struct InvoiceRecord {
     pub invoice_date: String,
     /// 校验码, digits only.
     pub check_code: String,
+    /// The buyer (购买方).
     pub buyer: Party,
+    /// The seller (销售方).
     pub seller: Party,
+    /// The item table, in printed order.
     pub items: Vec<LineItem>,
     /// 合计 金额 (pre-tax), two decimals.
     pub total_amount: String,
@@ -156,11 +187,15 @@ pub struct InvoiceRecord {
     pub total_with_tax: String,
     /// 价税合计（大写） as printed.
     pub total_in_words: String,
+    /// The remark (备注), as printed.
     pub remark: String,
     /// 开票人
     pub issuer: String,
+    /// The trip of a railway e-ticket.
     pub railway: Option<RailwayTrip>,
+    /// The trip of an air itinerary.
     pub air: Option<AirTrip>,
+    /// Pages of the document.
     pub page_count: u32,
     /// Where the page text came from: `""` the text layer alone; `ocr-repaired` the text layer
     /// with its unmapped glyphs read again by OCR; `ocr` OCR of the page image (no text layer).

@@ -23,30 +23,43 @@ pub const COLUMNS: [&str; 13] = [
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct InvoiceRow {
+    /// 序号: the row's number, from 1.
     #[serde(rename = "序号")]
     pub seq: String,
+    /// 发票号码: the invoice number.
     #[serde(rename = "发票号码")]
     pub invoice_number: String,
+    /// 开票日期: the issue date, `YYYY/MM/DD`.
     #[serde(rename = "开票日期")]
     pub invoice_date: String,
+    /// 项目名称: the first item's name (or the trip of a ticket).
     #[serde(rename = "项目名称")]
     pub item_name: String,
+    /// 规格型号: the first item's specification (or a ticket's seat class).
     #[serde(rename = "规格型号")]
     pub spec: String,
+    /// 价税合计: the total with tax, two decimals.
     #[serde(rename = "价税合计")]
     pub total_with_tax: String,
+    /// 销售方名称: the seller.
     #[serde(rename = "销售方名称")]
     pub seller_name: String,
+    /// 人员姓名: the claimant, from the session configuration.
     #[serde(rename = "人员姓名")]
     pub person_name: String,
+    /// 刷卡日期: the day the card payment was made, from a screenshot.
     #[serde(rename = "刷卡日期")]
     pub card_date: String,
+    /// 公务卡号: the official card paid with.
     #[serde(rename = "公务卡号")]
     pub card_number: String,
+    /// 刷卡金额: the amount paid by card.
     #[serde(rename = "刷卡金额")]
     pub card_amount: String,
+    /// 备注: further items, the passenger, and what needs a human look.
     #[serde(rename = "备注")]
     pub remark: String,
+    /// 工号: the claimant's employee number.
     #[serde(rename = "工号")]
     pub employee_id: String,
 }

@@ -9,13 +9,21 @@ pub enum DocOutcome {
     /// Generated; `doc_url` is its download path. `left_out` names the rows the document
     /// could not take (no readable amount), sent as `doc_error` beside `doc_ok: true`.
     Generated {
+        /// The document's download path.
         doc_url: String,
+        /// The rows left out, in the user's words; None when every row is in.
         left_out: Option<String>,
     },
     /// Skipped because every invoice is a travel invoice.
-    Skipped { message: String },
+    Skipped {
+        /// Why, in the user's words.
+        message: String,
+    },
     /// Generation failed; the CSV may still have been produced.
-    Failed { error: String },
+    Failed {
+        /// Why, in the user's words.
+        error: String,
+    },
 }
 
 impl DocOutcome {
@@ -49,15 +57,23 @@ impl DocOutcome {
 pub enum PackageOutcome {
     /// Generated; `preview_url` is the PNG of its first page when one could be drawn.
     Generated {
+        /// The PDF's download path.
         package_url: String,
+        /// The PNG of the first page; None when it could not be drawn.
         preview_url: Option<String>,
         /// Attachments placed as cards or left out, one sentence each.
         notes: Vec<String>,
     },
     /// No package: the table has no rows.
-    Skipped { message: String },
+    Skipped {
+        /// Why, in the user's words.
+        message: String,
+    },
     /// Generation failed; everything else of the run stands.
-    Failed { error: String },
+    Failed {
+        /// Why, in the user's words.
+        error: String,
+    },
 }
 
 impl PackageOutcome {
@@ -90,17 +106,25 @@ impl PackageOutcome {
 /// Result of POST /api/process.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcessResult {
+    /// How long the run took, written as `elapsed` (`3.27s`).
     pub elapsed_secs: f64,
+    /// Invoices kept (duplicates excluded).
     pub invoice_count: usize,
+    /// The download path of invoice_summary.csv.
     pub csv_url: String,
+    /// Invoices classed as travel.
     pub travel_count: usize,
+    /// Invoices classed as general.
     pub general_count: usize,
+    /// What happened to the outbound-stock document.
     pub doc: DocOutcome,
     /// Further fields an issue adds (unmatched payments, duplicates, …).
     pub extra: Map<String, Value>,
 }
 
 impl ProcessResult {
+    /// The result object of the interface: `ok: true`, the counts, the document's fields and
+    /// the extra fields (which never replace the others).
     pub fn to_json(&self) -> Value {
         let mut map = Map::new();
         map.insert("ok".into(), Value::Bool(true));
@@ -128,19 +152,26 @@ pub fn format_elapsed(secs: f64) -> String {
 /// Result of a finance submission (submit-financial and force-submit).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SubmitResult {
+    /// Whether the submission ran (one the portal refused included); false when it was not
+    /// allowed to start.
     pub ok: bool,
+    /// Whether the finance system accepted the claim.
     pub submit_ok: bool,
+    /// Why the submission failed, in the user's words.
     pub submit_error: Option<String>,
 }
 
 /// Result of any background job that failed: `ok=false` with `error`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FailureResult {
+    /// Always false.
     pub ok: bool,
+    /// Why the job failed, in the user's words.
     pub error: String,
 }
 
 impl FailureResult {
+    /// A failure with its reason.
     pub fn new(error: impl Into<String>) -> Self {
         Self {
             ok: false,
@@ -148,6 +179,7 @@ impl FailureResult {
         }
     }
 
+    /// The result object: `{"ok": false, "error": …}`.
     pub fn to_json(&self) -> Value {
         json!({"ok": false, "error": self.error})
     }

@@ -7,6 +7,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SessionId(String);
 
+/// A session id that is not in the canonical form [`SessionId::parse`] accepts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionIdError;
 
@@ -51,6 +52,7 @@ impl SessionId {
         Self(text)
     }
 
+    /// The id as text, usable as a directory name.
     pub fn as_str(&self) -> &str {
         &self.0
     }

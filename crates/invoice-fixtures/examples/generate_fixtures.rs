@@ -1,5 +1,5 @@
-//! Writes every fixture and its golden JSON: `cargo run -p invoice-fixtures --example generate_fixtures
-//! -- fixtures/invoices` (what `cargo xtask fixtures` runs).
+//! Writes every fixture and its golden JSON: `cargo run -p reimburse-invoice-fixtures --example
+//! generate_fixtures -- fixtures/invoices` (what `cargo xtask fixtures` runs).
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -597,7 +597,8 @@ fn digital_special_ofd() -> Fixture {
 }
 
 /// `count` distinct 数电 office-supply invoices invented from `seed`, for benchmarks that need
-/// a month's worth of different invoices (the fixed set has 15, some of them travel).
+/// a month's worth of different invoices (the fixed set has one of each layout, some of them
+/// travel).
 pub fn office_supply_batch(seed: &str, count: usize) -> Vec<Fixture> {
     const SELLERS: &[&str] = &[
         "宁波样例文具商贸有限公司",

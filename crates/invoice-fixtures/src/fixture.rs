@@ -12,7 +12,9 @@ pub struct Fixture {
     pub name: String,
     /// The document's file name, e.g. `digital_normal_single.pdf`.
     pub file_name: String,
+    /// The document itself: a PDF, 数电 XML or OFD, as a producer would write it.
     pub bytes: Vec<u8>,
+    /// The record a correct extractor reads from `bytes` (the golden record).
     pub expected: InvoiceRecord,
     /// Read only with page OCR (its text layer lies): written to the `ocr/` folder, which
     /// the OCR golden test reads.
