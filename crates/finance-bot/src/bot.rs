@@ -47,7 +47,7 @@ pub struct BotOptions {
     /// all): a caller that records the claim number then does not lose it if the process dies
     /// while the browser closes.
     pub on_read: Option<OnRead>,
-    /// Told (with [`FINAL_SUBMIT_KEY`] and the step's label) right before the final submit
+    /// Told (with the key `final_submit` and the step's label) right before the final submit
     /// step runs ([`final_submit_index`]): from then on the portal may have filed the claim
     /// even if the run never finishes, which a caller recovering from a crash must know.
     pub before_final_submit: Option<OnRead>,
