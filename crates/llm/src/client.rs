@@ -90,6 +90,7 @@ impl Client {
         })
     }
 
+    /// The configuration the client was built with.
     pub fn config(&self) -> &LlmConfig {
         &self.inner.config
     }

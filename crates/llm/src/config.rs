@@ -16,13 +16,18 @@ pub struct LlmConfig {
     pub base_url: String,
     /// Sent as `Authorization: Bearer …` when present (local servers usually need none).
     pub api_key: Option<Secret>,
+    /// The model for text requests (the judgement, supplements).
     pub text_model: String,
+    /// The model for requests with images (payment screenshots).
     pub vision_model: String,
+    /// How long a call may stay idle and take in all.
     pub timeouts: Timeouts,
     /// Further attempts after the first for 429, 5xx, connection errors, stalls and cut
     /// streams. The one corrective JSON retry does not count against it.
     pub max_retries: u32,
+    /// The waits between retries.
     pub backoff: Backoff,
+    /// How the answer is asked to be JSON (the provider's JSON mode or the prompt alone).
     pub json_mode: JsonMode,
 }
 
@@ -85,7 +90,9 @@ pub const DEFAULT_MAX_RETRIES: u32 = 2;
 /// randomised (jitter) so that several clients do not retry in lock-step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Backoff {
+    /// The first wait; each retry doubles it.
     pub base: Duration,
+    /// The longest wait between two attempts.
     pub max: Duration,
     /// A provider's `Retry-After` is honoured up to this long.
     pub max_retry_after: Duration,

@@ -8,7 +8,10 @@
 pub enum LlmError {
     /// The configuration or the request cannot work (the reason is written by this crate).
     #[error("语言模型配置无效：{reason}")]
-    Config { reason: String },
+    Config {
+        /// What is wrong, in Chinese.
+        reason: String,
+    },
     /// Connection refused, DNS failure, TLS failure and the like.
     #[error("无法连接语言模型服务")]
     Connect,
@@ -17,13 +20,19 @@ pub enum LlmError {
     Timeout,
     /// HTTP 401 or 403.
     #[error("语言模型鉴权失败（HTTP {status}），请检查 API Key 配置")]
-    Auth { status: u16 },
+    Auth {
+        /// The HTTP status.
+        status: u16,
+    },
     /// HTTP 429 after every retry.
     #[error("语言模型服务繁忙（HTTP 429），请稍后再试")]
     RateLimited,
     /// Any other non-success status.
     #[error("语言模型服务错误（HTTP {status}）")]
-    Http { status: u16 },
+    Http {
+        /// The HTTP status.
+        status: u16,
+    },
     /// The connection broke in the middle of the streamed answer.
     #[error("语言模型的回答在传输中断开")]
     Interrupted,
@@ -39,7 +48,10 @@ pub enum LlmError {
     /// The answer was not JSON, or not JSON of the requested schema, even after the
     /// corrective retry. `reason` is the last validation error (for logs; not displayed).
     #[error("语言模型返回了无效的 JSON")]
-    InvalidJson { reason: String },
+    InvalidJson {
+        /// The last validation error.
+        reason: String,
+    },
     /// The client's runtime thread is gone; only a bug or a failed thread start gets here.
     #[error("语言模型客户端内部错误")]
     Internal,

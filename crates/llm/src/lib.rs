@@ -6,6 +6,31 @@
 //! own endpoint configuration and transport; see docs/llm.md for what stays hand-written
 //! and why. Only this crate knows the OpenAI wire format; its public API speaks its own
 //! types ([`ChatRequest`], [`ChatResponse`], [`LlmError`]) and `domain::Event::LlmStream`.
+//!
+//! Start from [`LlmConfig`] (`from_parts`: base URL, key, models, timeout) and [`Client`];
+//! [`testing::ScriptedServer`] is an OpenAI-compatible server on loopback that answers from a
+//! script, for a program's own tests:
+//!
+//! ```
+//! use reimburse_llm::testing::{ScriptedReply, ScriptedServer};
+//! use reimburse_llm::{ChatRequest, Client, CollectSink};
+//!
+//! let server = ScriptedServer::start(vec![ScriptedReply::Stream {
+//!     reasoning: Vec::new(),
+//!     chunks: vec!["{\"ok\": ".into(), "true}".into()],
+//!     chunk_delay_ms: 0,
+//! }])?;
+//! let client = Client::new(server.config())?;
+//! let schema = serde_json::json!({"type": "object", "required": ["ok"],
+//!     "properties": {"ok": {"type": "boolean"}}});
+//! let request = ChatRequest::text("一切正常吗？").with_json_schema(schema);
+//! let mut sink = CollectSink::default(); // the `llm_stream` events, as a page would show them
+//! let answer = client.chat(request, &mut sink)?;
+//! assert_eq!(answer.json, Some(serde_json::json!({"ok": true})));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
 
 mod client;
 mod config;

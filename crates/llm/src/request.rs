@@ -3,6 +3,7 @@
 /// Which configured model answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ModelKind {
+    /// The text model.
     #[default]
     Text,
     /// The vision model; any request with images goes to it whatever its kind says.
@@ -12,18 +13,23 @@ pub enum ModelKind {
 /// Who speaks a [`Message`]. The system prompt is [`ChatRequest::system`], not a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
+    /// The person (or the program) asking.
     User,
+    /// The model's earlier answer.
     Assistant,
 }
 
 /// One turn of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
+    /// Who speaks.
     pub role: Role,
+    /// What is said.
     pub content: String,
 }
 
 impl Message {
+    /// A user turn.
     pub fn user(content: impl Into<String>) -> Self {
         Self {
             role: Role::User,
@@ -31,6 +37,7 @@ impl Message {
         }
     }
 
+    /// An assistant turn (an earlier answer, for a follow-up).
     pub fn assistant(content: impl Into<String>) -> Self {
         Self {
             role: Role::Assistant,
@@ -45,10 +52,12 @@ impl Message {
 pub struct ImageInput {
     /// `image/png`, `image/jpeg`, `image/webp`…
     pub mime: String,
+    /// The encoded image.
     pub bytes: Vec<u8>,
 }
 
 impl ImageInput {
+    /// An image of the given MIME type.
     pub fn new(mime: impl Into<String>, bytes: Vec<u8>) -> Self {
         Self {
             mime: mime.into(),
@@ -70,14 +79,20 @@ impl std::fmt::Debug for ImageInput {
 /// One chat call.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ChatRequest {
+    /// Which configured model answers (images always go to the vision model).
     pub model_kind: ModelKind,
+    /// The system prompt.
     pub system: Option<String>,
+    /// The conversation, oldest first.
     pub messages: Vec<Message>,
+    /// Images attached to the last user message.
     pub images: Vec<ImageInput>,
     /// When set, the answer must be JSON valid against this schema (the subset documented in
     /// [`crate::validate`]); the client asks for JSON, extracts, validates and corrects once.
     pub json_schema: Option<serde_json::Value>,
+    /// Sampling temperature (0 for the judgement).
     pub temperature: Option<f32>,
+    /// A limit on the answer's length.
     pub max_tokens: Option<u32>,
 }
 
@@ -98,21 +113,25 @@ impl ChatRequest {
         }
     }
 
+    /// With a system prompt.
     pub fn with_system(mut self, system: impl Into<String>) -> Self {
         self.system = Some(system.into());
         self
     }
 
+    /// With one more image.
     pub fn with_image(mut self, image: ImageInput) -> Self {
         self.images.push(image);
         self
     }
 
+    /// Asking for JSON valid against `schema`.
     pub fn with_json_schema(mut self, schema: serde_json::Value) -> Self {
         self.json_schema = Some(schema);
         self
     }
 
+    /// With a sampling temperature.
     pub fn with_temperature(mut self, temperature: f32) -> Self {
         self.temperature = Some(temperature);
         self

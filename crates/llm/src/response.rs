@@ -13,6 +13,7 @@ pub struct ChatResponse {
     pub model: String,
     /// `stop`, `length`… as the provider reported it.
     pub finish_reason: Option<String>,
+    /// Token counts, when the provider reported them.
     pub usage: Option<Usage>,
     /// HTTP requests made, retries and the corrective JSON request included.
     pub requests: u32,
@@ -21,6 +22,8 @@ pub struct ChatResponse {
 /// Token counts, when the provider reports them in the stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Usage {
+    /// Tokens of the request.
     pub prompt_tokens: u64,
+    /// Tokens of the answer.
     pub completion_tokens: u64,
 }

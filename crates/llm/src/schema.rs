@@ -19,7 +19,9 @@ const TYPE_NAMES: [&str; 7] = [
 /// One violation, located by a JSONPath-like path (`$.items[2].amount`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaError {
+    /// Where, e.g. `$.items[2].amount`.
     pub path: String,
+    /// What is wrong there.
     pub message: String,
 }
 

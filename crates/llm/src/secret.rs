@@ -10,6 +10,7 @@ use std::fmt;
 pub struct Secret(String);
 
 impl Secret {
+    /// A key from its clear text.
     pub fn new(clear: impl Into<String>) -> Self {
         Self(clear.into())
     }
@@ -27,6 +28,7 @@ impl Secret {
         &self.0
     }
 
+    /// Whether the key is empty.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

@@ -12,6 +12,7 @@ use domain::{Event, LlmPhase};
 /// delta becomes its own event, uncoalesced: the sink appends them to a log and the browser
 /// renders them as they come, and providers already batch tokens.
 pub trait StreamSink {
+    /// Takes one `llm_stream` event as it happens.
     fn on_event(&mut self, event: &Event);
 }
 
@@ -26,6 +27,7 @@ impl StreamSink for NullSink {
 /// Keeps every event, for tests and for callers that want the transcript afterwards.
 #[derive(Debug, Clone, Default)]
 pub struct CollectSink {
+    /// The events, in order.
     pub events: Vec<Event>,
 }
 

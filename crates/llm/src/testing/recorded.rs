@@ -5,17 +5,21 @@ use serde_json::Value;
 /// One request as received.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordedRequest {
+    /// The HTTP method.
     pub method: String,
     /// Path and query, e.g. `/v1/chat/completions`.
     pub path: String,
     /// The raw `Authorization` header, e.g. `Bearer sk-…`.
     pub authorization: Option<String>,
+    /// The `model` field.
     pub model: Option<String>,
+    /// The messages, in order.
     pub messages: Vec<RecordedMessage>,
     /// Whether any message carried an image part.
     pub has_images: bool,
     /// The `response_format` object, if sent.
     pub response_format: Option<Value>,
+    /// Whether streaming was asked for.
     pub stream: bool,
     /// The whole JSON body (`Null` if it was not JSON), for anything not broken out above.
     pub body: Value,
@@ -24,6 +28,7 @@ pub struct RecordedRequest {
 /// One message of a recorded request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordedMessage {
+    /// `system`, `user` or `assistant`.
     pub role: String,
     /// The text: the string content, or the text parts of a content array joined by `\n`.
     pub text: String,

@@ -9,8 +9,11 @@ pub enum ScriptedReply {
     /// network writes cut in its middle (often inside a UTF-8 character), with
     /// `chunk_delay_ms` between events.
     Stream {
+        /// Reasoning deltas, sent first.
         reasoning: Vec<String>,
+        /// Answer deltas.
         chunks: Vec<String>,
+        /// The pause between events.
         chunk_delay_ms: u64,
     },
     /// A well-formed stream whose content is not valid JSON.
