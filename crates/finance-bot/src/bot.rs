@@ -26,6 +26,7 @@ pub const CLAIM_NO_KEY: &str = "claim_no";
 /// How to run the browser.
 #[derive(Debug, Clone)]
 pub struct BotOptions {
+    /// Which WebDriver to use (by default the local chromedriver and Chromium).
     pub webdriver: WebDriverTarget,
     /// Failure screenshots go here (created when needed).
     pub screenshot_dir: PathBuf,
@@ -35,6 +36,7 @@ pub struct BotOptions {
     pub overall_timeout: Duration,
     /// Limit for starting chromedriver and the browser session.
     pub startup_timeout: Duration,
+    /// Run Chromium without a window (the default).
     pub headless: bool,
     /// Overrides the flow file's `[portal] base_url`.
     pub base_url: Option<String>,
@@ -47,7 +49,7 @@ pub struct BotOptions {
     /// all): a caller that records the claim number then does not lose it if the process dies
     /// while the browser closes.
     pub on_read: Option<OnRead>,
-    /// Told (with the key `final_submit` and the step's label) right before the final submit
+    /// Told (with `final_submit` and the step's label) right before the final submit
     /// step runs ([`final_submit_index`]): from then on the portal may have filed the claim
     /// even if the run never finishes, which a caller recovering from a crash must know.
     pub before_final_submit: Option<OnRead>,

@@ -27,6 +27,7 @@ pub const SERVICE_CLAIM_KEYS: [&str; 5] = [
 pub struct FlowProblem {
     /// 1-based line in the file, when it can be told.
     pub line: Option<usize>,
+    /// What is wrong, in Chinese, for the person editing the file.
     pub message: String,
 }
 

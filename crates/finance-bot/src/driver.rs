@@ -48,11 +48,16 @@ pub const CHROMIUM_ARGS: [&str; 12] = [
 pub enum WebDriverTarget {
     /// Start this chromedriver on a free local port, driving this Chromium.
     Local {
+        /// The chromedriver binary.
         chromedriver_path: PathBuf,
+        /// The Chromium binary.
         chromium_path: PathBuf,
     },
     /// Use a running WebDriver server (e.g. `http://grid:4444`); nothing is spawned.
-    Remote { url: String },
+    Remote {
+        /// The server's address.
+        url: String,
+    },
 }
 
 impl Default for WebDriverTarget {

@@ -25,6 +25,7 @@ pub enum ErrorKind {
 /// A failed submission.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubmitError {
+    /// What kind of failure.
     pub kind: ErrorKind,
     /// 1-based index of the failing top-level step, if a step failed.
     pub step_index: Option<usize>,

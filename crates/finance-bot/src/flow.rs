@@ -9,7 +9,9 @@ use std::path::Path;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowFile {
+    /// `[portal]`.
     pub portal: PortalSection,
+    /// `[flows]`.
     pub flows: Flows,
 }
 
@@ -17,6 +19,7 @@ pub struct FlowFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortalSection {
+    /// The portal's name, shown in messages.
     pub name: String,
     /// Base URL that relative `open` URLs are joined to; may use variables
     /// (`{{claim.portal_url | default('http://127.0.0.1:8090')}}`).
@@ -50,8 +53,10 @@ pub enum FillMethod {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Flows {
+    /// `[[flows.general]]`: the steps of a 日常报销.
     #[serde(default)]
     pub general: Option<Vec<FlowStep>>,
+    /// `[[flows.travel]]`: the steps of a 差旅报销.
     #[serde(default)]
     pub travel: Option<Vec<FlowStep>>,
 }
@@ -60,110 +65,166 @@ pub struct Flows {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawStep")]
 pub struct FlowStep {
+    /// How messages name the step (else its action and selector describe it).
     pub name: Option<String>,
+    /// The step's own timeout in milliseconds, instead of the bot's step timeout.
     pub timeout_ms: Option<u64>,
     /// `final_submit = true`: the click that files the claim; `reimburse flow try` stops
     /// before it (without one marked, before the last top-level click).
     pub final_submit: bool,
+    /// What it does.
     pub action: Action,
 }
 
-/// What a step does. Every selector and value is a template.
+/// What a step does (`action = "…"` and its keys). Every selector and value is a template;
+/// selectors are CSS unless prefixed `xpath:` or `id:`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
-    /// Navigates the whole window; a relative URL is joined to the portal's base URL.
+    /// `open`: navigates the whole window; a relative URL is joined to the portal's base URL.
     Open {
+        /// The address.
         url: FlowTemplate,
     },
-    /// Types into a text field, clearing it first unless `clear = false`. With
+    /// `fill`: types into a text field, clearing it first unless `clear = false`. With
     /// `optional = true` an empty value skips the step (the field keeps what the page put there).
     Fill {
+        /// The field.
         selector: FlowTemplate,
+        /// The text to enter.
         value: FlowTemplate,
+        /// Clear the field first (default true).
         clear: bool,
+        /// Skip the step when the value is empty.
         optional: bool,
         /// `None`: the portal's `fill_method`.
         method: Option<FillMethod>,
     },
-    /// Chooses an option of a `<select>` by its exact value or visible text; `optional` and
-    /// `method` as for fill (`type` clicks the option, `script` sets it and fires `change`).
+    /// `select`: chooses an option of a `<select>` by its exact value or visible text;
+    /// `optional` and `method` as for fill (`type` clicks the option, `script` sets it and
+    /// fires `change`).
     Select {
+        /// The `<select>`.
         selector: FlowTemplate,
+        /// Which option.
         choice: Choice,
+        /// Skip the step when the choice renders empty.
         optional: bool,
+        /// `None`: the portal's `fill_method`.
         method: Option<FillMethod>,
     },
+    /// `click`: clicks an element.
     Click {
+        /// The element.
         selector: FlowTemplate,
     },
-    /// Gives a file input one or more files (the template's lines, each an absolute path).
+    /// `upload`: gives a file input one or more files (the template's lines, each an absolute
+    /// path).
     Upload {
+        /// The `<input type="file">`.
         selector: FlowTemplate,
+        /// The files, one path per line (`{{files.invoices}}`).
         files: FlowTemplate,
         /// When set, an empty file list skips the step instead of failing.
         optional: bool,
     },
+    /// `switch_frame`: later steps act inside this `<iframe>`.
     SwitchFrame {
+        /// The frame element.
         selector: FlowTemplate,
     },
+    /// `switch_frame_parent`: back to the frame around the current one.
     SwitchFrameParent,
+    /// `switch_frame_default`: back to the top-level page.
     SwitchFrameDefault,
-    /// Waits until an element is present (or visible); fails early if `fail_if` shows up.
+    /// `wait_for`: waits until an element is present (or visible); fails early if `fail_if`
+    /// shows up.
     WaitFor {
+        /// The element awaited.
         selector: FlowTemplate,
+        /// Wait until it is visible, not only present.
         visible: bool,
+        /// An element whose appearance fails the step at once (an error page).
         fail_if: Option<FlowTemplate>,
     },
+    /// `wait_for_text`: waits until an element's text contains something.
     WaitForText {
+        /// The element.
         selector: FlowTemplate,
+        /// The text awaited.
         contains: FlowTemplate,
     },
+    /// `repeat_for_each_row`: runs `steps` once per invoice row, with that row as `row.*`.
     RepeatForEachRow {
+        /// The steps of one row.
         steps: Vec<FlowStep>,
     },
-    /// Reads an element's text into `into`; with a `pattern`, only what it matches (its first
-    /// group, if it has one): `提交成功，单据号：CW2026000101` with `单据号：(\w+)` gives the
-    /// number alone.
+    /// `read_text`: reads an element's text into `into`; with a `pattern`, only what it
+    /// matches (its first group, if it has one): `提交成功，单据号：CW2026000101` with
+    /// `单据号：(\w+)` gives the number alone.
     ReadText {
+        /// The element.
         selector: FlowTemplate,
+        /// The name the value is kept under (`claim_no` is the claim number).
         into: String,
+        /// What to take of the text.
         pattern: Option<Pattern>,
     },
+    /// `assert_text`: fails unless an element's text contains something.
     AssertText {
+        /// The element.
         selector: FlowTemplate,
+        /// The text required.
         contains: FlowTemplate,
+        /// The failure's message, instead of a generic one.
         message: Option<FlowTemplate>,
     },
-    /// Fails when the element is there; its text (all matches) becomes the reason if asked.
-    /// Right after a click it first waits (at most `settle_ms`) for the page that click loads.
+    /// `fail_if_present`: fails when the element is there; its text (all matches) becomes the
+    /// reason if asked. Right after a click it first waits (at most `settle_ms`) for the page
+    /// that click loads.
     FailIfPresent {
+        /// The element that means failure (an error message of the portal).
         selector: FlowTemplate,
+        /// Make the element's text the failure's reason.
         read_text_into_error: bool,
+        /// The failure's message, instead of the element's text.
         message: Option<FlowTemplate>,
+        /// How long to wait for the page a click loads, in milliseconds.
         settle_ms: Option<u64>,
     },
+    /// `sleep_ms`: waits a fixed time.
     SleepMs {
+        /// Milliseconds.
         ms: u64,
     },
-    /// Shows the person a challenge (the `image` element's picture, the `prompt`) and waits
-    /// `wait_s` for their answer, then runs `steps` with it as `{{person.answer}}`. When
-    /// `again_if` shows up afterwards (or an unexpected dialog ends a nested step) saying
-    /// `again_if_contains`, the answer was wrong: the person is asked again with the portal's
-    /// words, up to `attempts` times; any other text there is the portal's refusal.
+    /// `ask_person`: shows the person a challenge (the `image` element's picture, the
+    /// `prompt`) and waits `wait_s` for their answer, then runs `steps` with it as
+    /// `{{person.answer}}`. When `again_if` shows up afterwards (or an unexpected dialog ends
+    /// a nested step) saying `again_if_contains`, the answer was wrong: the person is asked
+    /// again with the portal's words, up to `attempts` times; any other text there is the
+    /// portal's refusal.
     AskPerson {
+        /// What to ask (`请输入图片中的验证码`).
         prompt: FlowTemplate,
+        /// The element whose picture is shown (a captcha image).
         image: Option<FlowTemplate>,
+        /// How many answers the person may give.
         attempts: u32,
+        /// Seconds the person has for each.
         wait_s: u64,
+        /// The element that says an answer was refused.
         again_if: Option<FlowTemplate>,
+        /// The words in it that mean "wrong answer, ask again".
         again_if_contains: Option<FlowTemplate>,
+        /// The steps that enter the answer.
         steps: Vec<FlowStep>,
     },
-    /// Waits (the step's timeout) for a `confirm()`/`alert()` of the page and accepts it
-    /// (`accept_dialog`) or dismisses it (`dismiss_dialog`); with `contains`, a dialog saying
-    /// something else fails the step with its text.
+    /// `accept_dialog` / `dismiss_dialog`: waits (the step's timeout) for a
+    /// `confirm()`/`alert()` of the page and accepts or dismisses it; with `contains`, a
+    /// dialog saying something else fails the step with its text.
     Dialog {
+        /// Accept (`accept_dialog`) or dismiss (`dismiss_dialog`).
         accept: bool,
+        /// The text the dialog must contain.
         contains: Option<FlowTemplate>,
     },
 }
@@ -197,6 +258,7 @@ impl Pattern {
             .map(|m| m.as_str())
     }
 
+    /// The pattern as written in the flow file.
     pub fn source(&self) -> &str {
         &self.source
     }
@@ -213,27 +275,35 @@ impl Eq for Pattern {}
 /// How a `select` step picks its option.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Choice {
+    /// `value = "…"`: the option whose `value` attribute is this.
     Value(FlowTemplate),
+    /// `text = "…"`: the option whose visible text is this.
     Text(FlowTemplate),
 }
 
 /// A flow file that could not be read or understood.
 #[derive(Debug, thiserror::Error)]
 pub enum FlowError {
+    /// The file could not be read.
     #[error("无法读取流程文件 {path}：{source}")]
     Io {
+        /// The file's path.
         path: String,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// The text is not a flow file (TOML syntax, an unknown key or action, a bad template).
     #[error("流程文件格式错误：{0}")]
     Toml(String),
 }
 
 impl FlowFile {
+    /// Parses a flow file's text.
     pub fn from_toml_str(text: &str) -> Result<Self, FlowError> {
         toml::from_str(text).map_err(|e| FlowError::Toml(e.to_string()))
     }
 
+    /// Reads and parses the flow file at `path`.
     pub fn load(path: &Path) -> Result<Self, FlowError> {
         let text = std::fs::read_to_string(path).map_err(|source| FlowError::Io {
             path: path.display().to_string(),

@@ -17,6 +17,7 @@ pub struct Challenge {
     pub image_png: Option<Vec<u8>>,
     /// 1 for the first ask, then one more for each answer the portal refused.
     pub attempt: u32,
+    /// How many answers the step allows in all.
     pub attempts: u32,
     /// The portal's words about the previous answer (`验证码错误`), on a repeated ask.
     pub refusal: Option<String>,

@@ -51,6 +51,7 @@ impl BrowserPool {
         cores.min(by_memory).clamp(1, MAX_DEFAULT)
     }
 
+    /// How many browsers may run at once.
     pub fn size(&self) -> usize {
         self.inner.size
     }

@@ -36,12 +36,14 @@ impl ClaimKind {
 /// `repeat_for_each_row`), `files.invoices`, `files.outbound_doc` and `claim.*` (from `extra`).
 #[derive(Debug, Clone)]
 pub struct Submission {
+    /// Which kind of claim, and so which step list runs.
     pub kind: ClaimKind,
     /// Credentials and defaults; the password is only ever typed, never shown.
     pub config: SessionConfig,
     /// One map per invoice row, keyed by the invoice table's column names (`发票号码`, …) plus
     /// any extra keys the flow uses (`expense_type` / `kind` for travel rows).
     pub rows: Vec<BTreeMap<String, String>>,
+    /// The files to attach.
     pub files: SubmissionFiles,
     /// `claim.<key>` variables: purpose, origin, department, …
     pub extra: BTreeMap<String, String>,
@@ -57,6 +59,7 @@ pub struct SubmissionFiles {
 }
 
 impl Submission {
+    /// A claim of `kind` with no rows, files or extra variables yet.
     pub fn new(kind: ClaimKind, config: SessionConfig) -> Self {
         Self {
             kind,

@@ -9,6 +9,7 @@ pub enum LedgerError {
     /// Invoices of the draft are held by other claims (pending or accepted): every holder.
     #[error("{}", already_claimed(.0))]
     AlreadyClaimed(Vec<Holder>),
+    /// No claim has this id.
     #[error("报销台账中没有这张报销单")]
     NotFound,
     /// Only an accepted claim can be voided.
@@ -17,8 +18,10 @@ pub enum LedgerError {
     /// Accept and release apply to a pending claim only; this one is in the given state.
     #[error("报销单已是“{}”状态，不能再改为此状态", .0.label())]
     NotPending(ClaimStatus),
+    /// A void without a reason.
     #[error("请填写作废原因")]
     EmptyReason,
+    /// An accept without a claim number.
     #[error("请填写报销单号")]
     EmptyClaimNo,
     /// The draft cannot be recorded as it is (no invoices, a repeated or empty key, …).
@@ -45,9 +48,16 @@ pub enum LedgerError {
     BadUrl(String),
     /// The database could not be opened or reached.
     #[error("无法打开报销台账数据库 {location}：{message}")]
-    Connect { location: String, message: String },
+    Connect {
+        /// The database's file or address, its password masked.
+        location: String,
+        /// The driver's message.
+        message: String,
+    },
+    /// A query failed.
     #[error("报销台账数据库出错：{0}")]
     Database(String),
+    /// The schema could not be brought up to date.
     #[error("报销台账数据库结构升级失败：{0}")]
     Migration(String),
     /// The ledger's own runtime could not be started or is gone.

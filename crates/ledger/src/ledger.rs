@@ -85,6 +85,7 @@ impl Ledger {
         }
     }
 
+    /// Which database the ledger lives in.
     pub fn backend(&self) -> Backend {
         self.inner.pool.backend()
     }

@@ -68,7 +68,9 @@ impl fmt::Display for ClaimStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Backend {
+    /// A SQLite file, embedded.
     Sqlite,
+    /// A PostgreSQL server, shared by several service instances.
     Postgres,
 }
 
@@ -77,11 +79,15 @@ pub enum Backend {
 pub struct InvoiceEntry {
     /// The guarded identity, from [`crate::invoice_key`].
     pub key: String,
+    /// 发票号码.
     pub number: String,
+    /// 发票代码 (old formats), or empty.
     pub code: String,
     /// `YYYY-MM-DD`, or empty when unknown.
     pub date: String,
+    /// 价税合计 in cents.
     pub amount_cents: i64,
+    /// 销售方名称.
     pub seller: String,
     /// SHA-256 of the invoice file in lowercase hex (stored lowercased), or empty.
     pub sha256: String,
@@ -94,10 +100,15 @@ pub struct ClaimDraft {
     pub portal: String,
     /// `general` or `travel`.
     pub kind: String,
+    /// The claimant's staff number.
     pub staff_no: String,
+    /// The claimant's name.
     pub claimant: String,
+    /// The reimbursement session it comes from.
     pub session_id: String,
+    /// The claim's total in cents.
     pub total_cents: i64,
+    /// Its invoices; their keys must be distinct and not empty.
     pub invoices: Vec<InvoiceEntry>,
     /// The service user who submits it (stored as given); empty with sign-in off.
     pub owner: String,
@@ -106,15 +117,21 @@ pub struct ClaimDraft {
 /// A claim that holds an invoice (pending or accepted).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Holder {
+    /// The invoice held.
     pub invoice_key: String,
+    /// The claim holding it.
     pub claim_id: ClaimId,
     /// Empty while pending.
     pub claim_no: String,
+    /// Pending or accepted.
     pub status: ClaimStatus,
     /// `YYYY-MM-DD` (China) of the acceptance, or of the reservation while pending.
     pub date: String,
+    /// The holding claim's claimant.
     pub claimant: String,
+    /// The holding claim's staff number.
     pub staff_no: String,
+    /// The session the holding claim came from.
     pub session_id: String,
     /// The held invoice's file SHA-256 (lowercase hex), or empty: which probe a
     /// `holders_by_sha256` answer matched.
@@ -124,7 +141,9 @@ pub struct Holder {
 /// A claim reserved whose outcome was never recorded: to reconcile after a crash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingClaim {
+    /// The claim.
     pub id: ClaimId,
+    /// The session it came from.
     pub session_id: String,
     /// UTC, RFC 3339.
     pub reserved_at: String,
@@ -134,6 +153,7 @@ pub struct PendingClaim {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ClaimFilter {
+    /// Only this staff number.
     pub staff_no: Option<String>,
     /// `general` or `travel`.
     pub kind: Option<String>,
@@ -144,6 +164,7 @@ pub struct ClaimFilter {
     /// Part of the claim number, the claimant, a seller or an invoice number (case-insensitive
     /// for ASCII).
     pub text: Option<String>,
+    /// Only claims in this state.
     pub status: Option<ClaimStatus>,
     /// Only the claims of this service user, compared exactly (not trimmed; `Some("")` lists
     /// the claims without an owner), so that a user's view never widens to everyone's.
@@ -157,14 +178,23 @@ pub struct ClaimFilter {
 /// One claim as listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClaimSummary {
+    /// The claim's id.
     pub id: ClaimId,
+    /// The finance portal (flow name) it went to.
     pub portal: String,
+    /// `general` or `travel`.
     pub kind: String,
+    /// The claimant's staff number.
     pub staff_no: String,
+    /// The claimant's name.
     pub claimant: String,
+    /// The session it came from.
     pub session_id: String,
+    /// The total in cents.
     pub total_cents: i64,
+    /// How many invoices it has.
     pub invoice_count: i64,
+    /// Where it stands.
     pub status: ClaimStatus,
     /// Empty until accepted.
     pub claim_no: String,
@@ -181,6 +211,7 @@ pub struct ClaimSummary {
 /// Why and when a pending claim was released.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReleaseInfo {
+    /// Why, as the caller said.
     pub reason: String,
     /// UTC, RFC 3339.
     pub at: String,
@@ -189,7 +220,9 @@ pub struct ReleaseInfo {
 /// Who voided an accepted claim, why and when.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VoidInfo {
+    /// Why, as the person said.
     pub reason: String,
+    /// Who voided it.
     pub by: String,
     /// UTC, RFC 3339.
     pub at: String,
@@ -198,9 +231,13 @@ pub struct VoidInfo {
 /// One claim with its invoices (in the order reserved).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClaimDetail {
+    /// The claim as listed.
     pub summary: ClaimSummary,
+    /// Its invoices.
     pub invoices: Vec<InvoiceEntry>,
+    /// Set when it was released.
     pub released: Option<ReleaseInfo>,
+    /// Set when it was voided.
     pub voided: Option<VoidInfo>,
 }
 
@@ -209,6 +246,7 @@ pub struct ClaimDetail {
 pub struct NewUser {
     /// The sign-in name: not empty, no spaces around it; compared exactly.
     pub username: String,
+    /// The name shown on pages.
     pub display_name: String,
     /// The password's hash as the caller made it (algorithm and salt included), never the
     /// password itself.
@@ -220,9 +258,13 @@ pub struct NewUser {
 /// A registered user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UserRecord {
+    /// The sign-in name.
     pub username: String,
+    /// The name shown on pages.
     pub display_name: String,
+    /// The password's hash, as it was given.
     pub password_hash: String,
+    /// Whether the user has the finance role.
     pub finance: bool,
     /// A disabled user cannot sign in; their sign-ins were ended when disabled.
     pub disabled: bool,
@@ -235,8 +277,11 @@ pub struct UserRecord {
 /// A sign-in that is still valid, with its user's name and role.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoginRecord {
+    /// Who is signed in.
     pub username: String,
+    /// Their name as shown now.
     pub display_name: String,
+    /// Whether they have the finance role now.
     pub finance: bool,
     /// Where the user signed in from (as the caller gave it).
     pub address: String,
@@ -264,13 +309,19 @@ pub struct AuditEntry {
 /// One line of the audit trail.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditRecord {
+    /// The line's id, increasing.
     pub id: i64,
     /// UTC, RFC 3339.
     pub at: String,
+    /// Who did it; empty with sign-in off.
     pub username: String,
+    /// Where from.
     pub address: String,
+    /// What was done (`login`, `claim_accepted`, …).
     pub action: String,
+    /// The session concerned, or empty.
     pub session_id: String,
+    /// Anything more, or empty.
     pub detail: String,
 }
 
@@ -279,8 +330,11 @@ pub struct AuditRecord {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AuditFilter {
+    /// Only this user's lines.
     pub username: Option<String>,
+    /// Only this action.
     pub action: Option<String>,
+    /// Only this session's lines.
     pub session_id: Option<String>,
     /// First day included, `YYYY-MM-DD` in China (UTC+8).
     pub from: Option<String>,

@@ -9,13 +9,18 @@ use std::path::Path;
 /// The log files the SSE stream follows, in the order it reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LogFile {
+    /// `session.log`: plain log lines.
     Session,
+    /// `file_events.log`: per-file progress events.
     FileEvents,
+    /// `llm_stream.log`: a language model's streamed output.
     LlmStream,
+    /// `agent_events.log`: the agent's state changes and questions.
     AgentEvents,
 }
 
 impl LogFile {
+    /// The four logs, in the order the stream reads them.
     pub const ALL: [LogFile; 4] = [
         Self::Session,
         Self::FileEvents,
@@ -23,6 +28,7 @@ impl LogFile {
         Self::AgentEvents,
     ];
 
+    /// The log's file name in the session directory.
     pub fn file_name(self) -> &'static str {
         match self {
             Self::Session => "session.log",

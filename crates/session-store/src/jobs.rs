@@ -9,8 +9,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// Why a job did not start.
 #[derive(Debug, thiserror::Error)]
 pub enum JobStartError {
+    /// A job of the session is still running.
     #[error("a job is already running in this session")]
     Busy,
+    /// The run could not be begun on disk.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -55,6 +57,7 @@ impl Drop for BusyGuard {
 }
 
 impl JobRunner {
+    /// A runner with no job running; share one (clones share the busy set).
     pub fn new() -> Self {
         Self::default()
     }

@@ -1,4 +1,53 @@
-//! Session persistence: one directory per session under a data dir, and everything written there.
+//! Session persistence for a reimbursement service: one directory per session under a data
+//! dir, and everything written there. Uploads are streamed in with their content checked
+//! against their name, generated files are written atomically, the four append-only logs are
+//! what a client's event stream follows (with resumable offsets), `config.json` keeps the
+//! finance password encrypted under the data dir's key, the invoice table is a CSV Excel
+//! reads, and a background job always ends by writing `result.json`. The directory *is* the
+//! state: a client can connect late, reconnect, or follow a session across a restart.
+//!
+//! ```
+//! use reimburse_session_store::{JobRunner, LogFile, Store, StoreOptions, read_new_lines};
+//! use std::time::Duration;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let data_dir = tempfile::tempdir()?;
+//! let store = Store::open(data_dir.path(), StoreOptions::default())?;
+//! let session = store.create_session()?;
+//!
+//! // An upload is streamed in chunks; its first bytes must match the kind its name says.
+//! let mut upload = session.begin_upload("发票 (1).pdf")?;
+//! upload.write(b"%PDF-1.7\n")?;
+//! let name = upload.finish()?; // the safe name it was stored under
+//! assert_eq!(session.list_files()?[0].name, name);
+//!
+//! // The session log, read from an offset as an event stream does.
+//! session.log("INFO", "demo", "开始处理")?;
+//! let chunk = read_new_lines(&session.log_path(LogFile::Session), 0)?;
+//! assert!(chunk.lines[0].0.contains("开始处理"));
+//!
+//! // A background job: one per session at a time, always ending in result.json.
+//! let jobs = JobRunner::new();
+//! jobs.start(session.clone(), "process", |_session| serde_json::json!({ "ok": true }))?;
+//! let result = loop {
+//!     if let Some(result) = session.read_result()? {
+//!         break result;
+//!     }
+//!     std::thread::sleep(Duration::from_millis(5));
+//! };
+//! assert_eq!(result["ok"], true);
+//!
+//! // A request names the session by its id.
+//! assert_eq!(store.session(session.id().as_str())?.path(), session.path());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Start from [`Store`] (the data dir) and [`Session`] (one directory); [`JobRunner`] runs
+//! work in the background; [`read_new_lines`] follows a [`LogFile`] from [`RunOffsets`];
+//! [`CsvTable`] is the invoice table. Failures are [`StoreError`]s.
+
+#![warn(missing_docs)]
 
 mod atomic;
 mod clock;

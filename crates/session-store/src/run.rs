@@ -14,7 +14,7 @@ const RUN_FILE: &str = ".run.json";
 /// Message of the result written for a run that a crash or restart cut off.
 pub const INTERRUPTED_MESSAGE: &str = "服务已重启，上次任务被中断，请重新开始";
 
-/// Byte offsets of the four logs, in `LogFile::ALL` order.
+/// Byte offsets of the four logs, in [`LogFile::ALL`] order.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunOffsets(pub [u64; 4]);
 
@@ -25,6 +25,7 @@ impl RunOffsets {
         format!("{a}-{b}-{c}-{d}")
     }
 
+    /// Parses the SSE event id form ([`RunOffsets::to_event_id`]).
     pub fn parse_event_id(id: &str) -> Option<Self> {
         let mut parts = id.trim().split('-').map(|p| p.parse::<u64>().ok());
         let offsets = [
@@ -36,10 +37,12 @@ impl RunOffsets {
         parts.next().is_none().then_some(Self(offsets))
     }
 
+    /// The offset of `log`.
     pub fn get(self, log: LogFile) -> u64 {
         self.0[log_index(log)]
     }
 
+    /// Sets the offset of `log`.
     pub fn set(&mut self, log: LogFile, offset: u64) {
         self.0[log_index(log)] = offset;
     }
@@ -57,10 +60,13 @@ fn log_index(log: LogFile) -> usize {
 /// What .run.json records.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunInfo {
+    /// What the run does (`process`, `submit`, …), as the job was started.
     pub kind: String,
+    /// When it began (UTC, `YYYY-MM-DDTHH:MM:SS.mmmZ`).
     pub started_at: String,
     /// Where each log stood when the run began: a client that connects late reads from here.
     pub offsets: RunOffsets,
+    /// Whether result.json has been written.
     pub finished: bool,
 }
 

@@ -17,13 +17,18 @@ use std::time::SystemTime;
 /// An uploaded file as GET /api/files lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ListedFile {
+    /// The stored name.
     pub name: String,
+    /// What kind of file it is (by its name; its content was checked at upload).
     #[serde(rename = "type")]
     pub kind: FileKind,
+    /// Size in bytes.
     pub size: u64,
 }
 
-/// A session directory that exists on disk.
+/// A session directory that exists on disk: its files, logs, configuration and uploads. Made
+/// by [`Store::create_session`](crate::Store::create_session) or opened by
+/// [`Store::session`](crate::Store::session); clones name the same directory.
 #[derive(Debug, Clone)]
 pub struct Session {
     id: SessionId,
@@ -55,10 +60,12 @@ impl Session {
         &self.reserve
     }
 
+    /// The session's id.
     pub fn id(&self) -> &SessionId {
         &self.id
     }
 
+    /// The session's directory (absolute).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -79,6 +86,7 @@ impl Session {
         }
     }
 
+    /// The path of one of the session's logs.
     pub fn log_path(&self, log: LogFile) -> PathBuf {
         self.path.join(log.file_name())
     }

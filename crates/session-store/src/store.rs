@@ -47,6 +47,7 @@ impl Store {
         })
     }
 
+    /// The options the store was opened with.
     pub fn options(&self) -> &StoreOptions {
         &self.options
     }

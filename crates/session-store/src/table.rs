@@ -18,7 +18,9 @@ const BOM: &str = "\u{feff}";
 /// user added by hand is lost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CsvTable {
+    /// The CSV's file name in the session.
     pub file_name: String,
+    /// Column names: the 13 of the interface, then any others.
     pub fields: Vec<String>,
     /// Each row has exactly one cell per field.
     pub rows: Vec<Vec<String>>,

@@ -11,7 +11,9 @@ const MAX_READ: u64 = 4 * 1024 * 1024;
 /// New complete lines of a log and the offset just past the last one.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct TailChunk {
+    /// Each new line (without its newline) and the offset just past it.
     pub lines: Vec<(String, u64)>,
+    /// Where the next read starts.
     pub next_offset: u64,
 }
 

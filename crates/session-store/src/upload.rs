@@ -52,6 +52,7 @@ impl UploadSink {
         &self.name
     }
 
+    /// The kind of file the name announces.
     pub fn kind(&self) -> FileKind {
         self.kind
     }
