@@ -1,6 +1,7 @@
 //! Runs the portal by hand, to look at it in a browser:
-//! `cargo run -p campus-portal --example serve -- 127.0.0.1:8090` (default address shown), until
-//! the process is stopped. Uses the test configuration (account 200001 / campus123).
+//! `cargo run -p reimburse-campus-portal --example serve -- 127.0.0.1:8090` (default address
+//! shown), until the process is stopped. Uses the test configuration (account 200001 /
+//! campus123).
 
 use std::net::TcpListener;
 

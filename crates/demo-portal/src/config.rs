@@ -22,6 +22,7 @@ pub struct Account {
 }
 
 impl Account {
+    /// An account with this 工号, password and display name.
     pub fn new(
         employee_no: impl Into<String>,
         password: impl Into<String>,
@@ -39,6 +40,7 @@ impl Account {
 /// (`100001` / `demo123`, 张三), a handful of departments, claims in memory only, no hooks.
 #[derive(Debug, Clone)]
 pub struct PortalConfig {
+    /// The logins the portal accepts.
     pub accounts: Vec<Account>,
     /// Options of the 部门 select on the general form, in order.
     pub departments: Vec<String>,

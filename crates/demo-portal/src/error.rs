@@ -10,14 +10,19 @@ pub enum PortalError {
     /// No valid session cookie: answered with a redirect to the login page.
     #[error("请先登录")]
     LoginRequired,
+    /// 404: no claim of the account's has this number.
     #[error("报销单不存在")]
     ClaimNotFound,
+    /// 400: a submission the server could not read as a form (the reason).
     #[error("提交格式错误：{0}")]
     Malformed(String),
+    /// 500: no random bytes for a session token (the reason).
     #[error("生成会话标识失败：{0}")]
     Random(String),
+    /// 500: the claims file could not be read at start (the reason).
     #[error("读取报销记录失败：{0}")]
     Load(String),
+    /// 500: the claims file could not be written.
     #[error("保存报销记录失败：{0}")]
     Persist(#[from] std::io::Error),
 }

@@ -29,7 +29,9 @@ pub enum Page {
 /// Wait `ms` milliseconds before answering `page`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageDelay {
+    /// The page delayed.
     pub page: Page,
+    /// The delay in milliseconds.
     pub ms: u64,
 }
 
@@ -37,6 +39,7 @@ pub struct PageDelay {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Hooks {
+    /// Delays before answering pages; several on one page add up.
     pub delays: Vec<PageDelay>,
     /// When set, every submission is refused with this message on the form (nothing stored).
     pub reject_all_with: Option<String>,

@@ -3,6 +3,35 @@
 //! browser. Login, a home page whose forms open in an iframe, the 日常报销 and 差旅报销 forms
 //! with rows added by JavaScript, server-side validation with messages on the page, and
 //! `GET /api/claims` showing exactly what was accepted. See the crate's README for the DOM.
+//!
+//! Start it with [`spawn`] on a bound listener (tests use `127.0.0.1:0`): it runs on a thread
+//! of its own, and the returned [`PortalThread`] stops it when dropped. A program that runs an
+//! actix runtime itself awaits [`serve`] instead, or mounts the routes in its own `App` with
+//! [`configure`] and a [`PortalState`]. A [`PortalConfig`] sets the accounts (by default the
+//! demo account [`DEMO_EMPLOYEE_NO`] / [`DEMO_PASSWORD`]), departments, limits, where claims
+//! are kept, and [`Hooks`] that delay pages or refuse every submission, for timeout tests.
+//! Each accepted [`Claim`] holds its form ([`GeneralForm`] or [`TravelForm`]) with every
+//! value as received.
+//!
+//! ```
+//! use reimburse_demo_portal::{PortalConfig, spawn};
+//! use std::io::{Read, Write};
+//! use std::net::{TcpListener, TcpStream};
+//!
+//! let portal = spawn(TcpListener::bind("127.0.0.1:0")?, PortalConfig::default())?;
+//! // A bot logs in at portal.base_url() + "/login" as 100001 / demo123 and submits; a test
+//! // then reads what was accepted (nothing yet):
+//! let mut stream = TcpStream::connect(portal.address())?;
+//! stream.write_all(b"GET /api/claims HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+//! let mut response = String::new();
+//! stream.read_to_string(&mut response)?;
+//! assert!(response.starts_with("HTTP/1.1 200"));
+//! assert!(response.ends_with(r#"{"claims":[]}"#));
+//! drop(portal); // stops the server and joins its thread
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+#![warn(missing_docs)]
 
 mod api;
 mod auth;

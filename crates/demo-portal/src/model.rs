@@ -5,24 +5,36 @@ use serde::{Deserialize, Serialize};
 /// The 日常报销 form: every value exactly as the browser sent it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GeneralForm {
+    /// 报销人.
     pub claimant: String,
+    /// 工号.
     pub employee_no: String,
+    /// 部门, one of the configured departments.
     pub department: String,
+    /// 报销事由.
     pub purpose: String,
+    /// The invoice rows, in the order submitted.
     pub rows: Vec<GeneralRow>,
 }
 
 /// One invoice row of the general form.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GeneralRow {
+    /// 发票号码.
     pub invoice_number: String,
+    /// 开票日期.
     pub invoice_date: String,
+    /// 项目名称.
     pub item_name: String,
     /// 金额（价税合计）.
     pub amount: String,
+    /// 销售方名称.
     pub seller_name: String,
+    /// 刷卡日期 (optional).
     pub card_date: String,
+    /// 公务卡号 (optional): the last 4 digits or the whole number.
     pub card_number: String,
+    /// 刷卡金额 (optional).
     pub card_amount: String,
 }
 
@@ -31,12 +43,19 @@ pub struct GeneralRow {
 pub struct TravelForm {
     /// 出差人.
     pub claimant: String,
+    /// 工号.
     pub employee_no: String,
+    /// 出差事由.
     pub purpose: String,
+    /// 出发地.
     pub origin: String,
+    /// 目的地.
     pub destination: String,
+    /// 出发日期.
     pub depart_date: String,
+    /// 返回日期.
     pub return_date: String,
+    /// The expense rows, in the order submitted.
     pub rows: Vec<TravelRow>,
 }
 
@@ -45,9 +64,13 @@ pub struct TravelForm {
 pub struct TravelRow {
     /// One of [`EXPENSE_TYPES`]' values.
     pub expense_type: String,
+    /// 发票号码 (optional: a taxi receipt may have none).
     pub invoice_number: String,
+    /// 日期.
     pub date: String,
+    /// 金额.
     pub amount: String,
+    /// 说明 (optional).
     pub note: String,
 }
 
@@ -76,6 +99,7 @@ pub struct Attachment {
     pub field: String,
     /// The file name the browser sent.
     pub name: String,
+    /// Its size in bytes.
     pub size: u64,
     /// Lowercase hex SHA-256 of the content.
     pub sha256: String,
@@ -85,11 +109,14 @@ pub struct Attachment {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ClaimDetails {
+    /// A 日常报销 claim.
     General(GeneralForm),
+    /// A 差旅报销 claim.
     Travel(TravelForm),
 }
 
 impl ClaimDetails {
+    /// 报销人 or 出差人.
     pub fn claimant(&self) -> &str {
         match self {
             Self::General(form) => &form.claimant,
@@ -97,6 +124,7 @@ impl ClaimDetails {
         }
     }
 
+    /// 报销事由 or 出差事由.
     pub fn purpose(&self) -> &str {
         match self {
             Self::General(form) => &form.purpose,
@@ -144,9 +172,11 @@ pub struct Claim {
     pub created_at: String,
     /// Employee number of the account that was logged in.
     pub submitted_by: String,
+    /// The form it came from, with every value as received.
     #[serde(flatten)]
     pub details: ClaimDetails,
     /// Sum of the rows' amounts, two decimals.
     pub total: String,
+    /// The files uploaded with it.
     pub attachments: Vec<Attachment>,
 }

@@ -34,6 +34,7 @@ impl PortalState {
         })
     }
 
+    /// What the portal was built with.
     pub fn config(&self) -> &PortalConfig {
         &self.config
     }
@@ -46,6 +47,7 @@ impl PortalState {
             .clone()
     }
 
+    /// Replaces the hooks in force (what `PUT /api/hooks` does).
     pub fn set_hooks(&self, hooks: Hooks) {
         *self.hooks.write().unwrap_or_else(PoisonError::into_inner) = hooks;
     }

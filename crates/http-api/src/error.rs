@@ -9,54 +9,77 @@ use session_store::{JobStartError, StoreError};
 /// own messages are); details that help an operator go to the tracing log instead.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
+    /// 404: no session has this id (or it is malformed).
     #[error("会话不存在")]
     SessionNotFound,
+    /// 404: the session has no such file.
     #[error("文件不存在")]
     FileNotFound,
+    /// 400: an upload without a file.
     #[error("未选择文件")]
     NoFileChosen,
+    /// 400: a file name with a separator, a leading dot or a control character.
     #[error("文件名不合法")]
     BadFileName,
+    /// 400: an upload whose extension is none the service reads (the name).
     #[error(
         "不支持的文件类型：{0}（支持 PDF、OFD、XML 电子发票以及 PNG、JPG、JPEG、BMP、WEBP 图片）"
     )]
     UnsupportedType(String),
+    /// 400: an upload whose bytes are not what its extension says (the name, the kind).
     #[error("文件内容与扩展名不符：{0} 不是有效的{1}文件")]
     ContentMismatch(String, &'static str),
+    /// 400: an empty upload.
     #[error("文件为空")]
     EmptyFile,
+    /// 413: an upload over the limit (in MiB).
     #[error("文件超过大小上限（{0} MiB）")]
     TooLarge(u64),
+    /// 404: the session has no invoice table yet.
     #[error("没有可读取的发票表格，请先处理发票")]
     NoTable,
+    /// 500: the invoice table could not be read (why).
     #[error("读取表格失败：{0}")]
     TableRead(String),
+    /// 409: a job of the session is running.
     #[error("该会话已有任务正在运行，请等待其完成")]
     Busy,
+    /// 400: a malformed request, with the reason.
     #[error("{0}")]
     BadRequest(String),
+    /// 404: no endpoint at this path.
     #[error("接口不存在")]
     NoSuchEndpoint,
+    /// 404: the session's agent never ran.
     #[error("未找到 Agent 状态")]
     NoAgentState,
+    /// 400: a text supplement with no text.
     #[error("请输入补充信息")]
     EmptySupplement,
+    /// 409: the agent's state (named) does not allow the request.
     #[error("Agent 当前状态为 {0}，不能进行此操作")]
     AgentWrongState(String),
+    /// 421: a Host header that is no IP address, localhost or allowed name (the name).
     #[error(
         "不接受的主机名「{0}」：请用 IP 地址或 localhost 访问，或把该名称加入配置 [server] allowed_hosts"
     )]
     HostNotAllowed(String),
+    /// 403: a state-changing request from another site.
     #[error("拒绝跨站请求：请从本服务自己的页面操作")]
     CrossSite,
+    /// 429: the session has as many open streams as allowed (the limit).
     #[error("该会话打开的日志流过多（上限 {0} 个），请关闭多余的页面")]
     TooManyStreams(usize),
+    /// 429: the address is sending as many bodies at once as allowed (the limit).
     #[error("同一地址同时进行的上传过多（上限 {0} 个），请等待其他上传完成")]
     TooManyUploads(usize),
+    /// 413: a request body over the limit (in MiB).
     #[error("请求体过大（上限 {0} MiB）")]
     BodyTooLarge(usize),
+    /// 408: a body that sent nothing for this many seconds.
     #[error("请求体接收超时：{0} 秒内未收到数据")]
     BodyTimeout(u64),
+    /// 408: a body not complete within its deadline (seconds, at the minimum rate in KiB/s).
     #[error("请求体接收超时：未能在 {0} 秒内传完（平均速度须不低于 {1} KiB/s）")]
     BodyDeadline(u64, u64),
     /// The store's own message: it names the file, never where the data dir lives.
@@ -86,6 +109,7 @@ pub enum ApiError {
     /// The phone's upload link is past its time.
     #[error("上传链接已过期，请在电脑上刷新二维码")]
     UploadLinkExpired,
+    /// 500: anything else; the detail goes to the log, never to the client.
     #[error("服务器内部错误")]
     Internal(String),
 }

@@ -11,10 +11,13 @@ use std::sync::Arc;
 /// Application state, cheap to clone into each worker.
 #[derive(Debug, Clone)]
 pub struct AppState {
+    /// The sessions on disk.
     pub store: Store,
+    /// The background jobs, at most one per session.
     pub jobs: JobRunner,
     /// The project-wide configuration GET /api/config falls back to.
     pub defaults: Arc<SessionConfig>,
+    /// How long a stream lasts and how many a session may have open.
     pub sse: SseSettings,
     /// The outbound-stock template and the LibreOffice converter shared by every session.
     pub documents: DocumentSettings,
@@ -36,6 +39,9 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The state of a service on `store`, with `defaults` for sessions without a
+    /// configuration and the settings of its streams and jobs; sign-in off, no host names
+    /// beyond addresses and localhost, the default body limits (see the `with_*` methods).
     pub fn new(
         store: Store,
         defaults: SessionConfig,

@@ -28,8 +28,12 @@ pub const TRAVEL_APPLICATIONS_FILE: &str = "travel_applications.json";
 /// What the agent's jobs need of the service.
 #[derive(Debug, Clone)]
 pub struct AgentSettings {
+    /// The outbound-stock document and the printed claim, as for [`process`].
     pub documents: DocumentSettings,
+    /// How payment screenshots are read; its language model also judges and reads text
+    /// supplements.
     pub screenshots: ScreenshotSettings,
+    /// The finance system the agent submits to.
     pub finance: FinanceSettings,
 }
 
@@ -259,7 +263,9 @@ pub fn agent_process(session: &Session, config: &SessionConfig, settings: &Agent
 /// Why an agent request cannot go on in the current state (for the HTTP layer's 404/409).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AgentRefusal {
+    /// The session's agent never ran (`未找到 Agent 状态`, a 404).
     NoState,
+    /// The agent is in this state (its wire name), which does not allow the request (a 409).
     WrongState(String),
 }
 

@@ -34,10 +34,13 @@ struct Waiting {
 /// Why an answer was not taken.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnswerError {
+    /// The answer is blank.
     #[error("请输入验证码")]
     Empty,
+    /// No question waits in the session (none was asked, or it expired).
     #[error("当前没有等待输入的验证码")]
     NothingWaiting,
+    /// The answer was typed for a question the portal has since replaced.
     #[error("该验证码已失效，请按最新的提示输入")]
     Stale,
 }

@@ -19,7 +19,9 @@ const DOC_SKIPPED_EMPTY: &str = "表格为空，无需生成出库单";
 /// Where the template is and who converts it; one per service.
 #[derive(Debug, Clone)]
 pub struct DocumentSettings {
+    /// The outbound-stock document's `.docx` template (`[document] template`).
     pub template: PathBuf,
+    /// The LibreOffice that turns the filled `.docx` into the `.doc`, shared by every session.
     pub converter: Arc<Converter>,
     /// The printed claim's own template (`[document] package_template`); `None` for the one
     /// shipped with the service.
@@ -52,15 +54,20 @@ pub(crate) struct StoredRecord {
 /// The document outcome, the printed claim's and the class counts of the table's rows.
 #[derive(Debug, Clone)]
 pub struct DocumentReport {
+    /// What became of the outbound-stock document.
     pub outcome: DocOutcome,
+    /// What became of the printed claim.
     pub package: PackageOutcome,
+    /// The table's travel rows.
     pub travel_count: usize,
+    /// The table's general rows.
     pub general_count: usize,
 }
 
 /// Regenerates the document and the printed claim from the table as it is now (after an edit,
-/// too). The document takes general rows only, each with the line items extracted from its invoice. Travel-only tables skip the
-/// document and remove a stale one, so no outdated document is left to download.
+/// too). The document takes general rows only, each with the line items extracted from its
+/// invoice. Travel-only tables skip the document and remove a stale one, so no outdated
+/// document is left to download.
 pub fn regenerate_document(
     session: &Session,
     table: &CsvTable,

@@ -17,15 +17,21 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// What happened to one file.
 #[derive(Debug, Clone)]
 pub enum FileOutcome {
+    /// The invoice read from the file.
     Extracted(Box<InvoiceRecord>),
+    /// Why the file could not be read as an invoice, in the user's words.
     Failed(String),
 }
 
 /// One invoice document of the session and its outcome.
 #[derive(Debug, Clone)]
 pub struct ExtractedFile {
+    /// The file's name in the session.
     pub file: String,
+    /// The SHA-256 of its bytes, hex (empty when it could not be read): the same file
+    /// uploaded twice has the same digest.
     pub digest: String,
+    /// What was read from it.
     pub outcome: FileOutcome,
 }
 

@@ -140,8 +140,11 @@ fn lookups(
 /// A mark the page shows on a table row: 1-based row and the ledger's sentence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LedgerMark {
+    /// The table row, from 1.
     pub row: usize,
+    /// What the ledger found.
     pub finding: LedgerFinding,
+    /// The ledger's sentence, for the page.
     pub message: String,
 }
 

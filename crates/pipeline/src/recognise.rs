@@ -75,6 +75,7 @@ pub struct ScreenshotReader<'a> {
 }
 
 impl<'a> ScreenshotReader<'a> {
+    /// A reader with the service's settings.
     pub fn new(settings: &'a ScreenshotSettings) -> Self {
         Self { settings }
     }

@@ -22,6 +22,7 @@ const SUBMISSIONS_FILE: &str = ".submissions.json";
 /// The flow file and how to reach a browser; one per service.
 #[derive(Debug, Clone)]
 pub struct FinanceSettings {
+    /// The portal's flow file (TOML: the steps the browser takes).
     pub flow: PathBuf,
     /// Browser, timeouts and the portal's base URL; `screenshot_dir` is set per session.
     pub options: BotOptions,

@@ -37,7 +37,9 @@ impl Default for ProxyHeaders {
 /// How the service learns who is asking, and the limits around it.
 #[derive(Debug, Clone)]
 pub struct AuthSettings {
+    /// Who signs in: nobody, the reverse proxy, or the service's own accounts.
     pub mode: AuthMode,
+    /// The headers a trusted reverse proxy names the user in (`mode = proxy`).
     pub proxy: ProxyHeaders,
     /// How long a sign-in lasts (`mode = local`).
     pub login_ttl: Duration,

@@ -18,6 +18,7 @@ use std::sync::Arc;
 pub struct AllowedHosts(Arc<[String]>);
 
 impl AllowedHosts {
+    /// These names (case and a trailing dot ignored; blanks dropped).
     pub fn new(names: impl IntoIterator<Item = String>) -> Self {
         Self(
             names
