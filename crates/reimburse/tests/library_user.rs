@@ -23,10 +23,8 @@ use std::process::Command;
 /// in its own target dir, and returns its binary.
 fn build_library_user() -> PathBuf {
     let dir = workspace().join("tests/library-user");
-    let lock = dir.join("Cargo.lock");
-    if !lock.exists() {
-        std::fs::copy(workspace().join("Cargo.lock"), &lock).unwrap();
-    }
+    // Copied every time: a lock left from an earlier build would pin old versions.
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let target = workspace().join("target/library-user");
     let status = Command::new(env!("CARGO"))
         .args(["build", "--quiet", "--manifest-path"])
